@@ -1,0 +1,3 @@
+import { registerBuiltins } from './registry.js';
+
+registerBuiltins([]);

@@ -1,0 +1,62 @@
+// A canonical 32-bit hash consistent with Rego equality: equal values hash equally.
+// Sets and non-string-key objects cache theirs; arrays and plain objects are hashed
+// on demand (they are plain JS values and carry no cache).
+
+import { BigNum } from './number.js';
+import { RSet } from './set.js';
+import { RObject } from './object.js';
+import type { Value } from './types.js';
+
+export function hashString(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) {
+    h ^= s.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h | 0;
+}
+
+const f64 = new Float64Array(1);
+const u32 = new Uint32Array(f64.buffer);
+
+function hashDouble(n: number): number {
+  if (Number.isInteger(n) && Math.abs(n) < 0x7fffffff) return Math.imul(n | 0, 0x9e3779b1) ^ 0x5bd1e995;
+  f64[0] = n === 0 ? 0 : n;
+  return (Math.imul(u32[0]!, 0x9e3779b1) ^ u32[1]!) | 0;
+}
+
+function mix(h: number, x: number): number {
+  h = Math.imul(h ^ x, 0x5bd1e995);
+  return (h ^ (h >>> 15)) | 0;
+}
+
+export function hashValue(v: Value): number {
+  switch (typeof v) {
+    case 'string':
+      return hashString(v);
+    case 'number':
+      return hashDouble(v);
+    case 'boolean':
+      return v ? 0x2545f491 : 0x4f1bbcdc;
+    case 'object':
+      if (v === null) return 0x1b873593;
+      if (Array.isArray(v)) {
+        let h = 0x3c6ef372 ^ v.length;
+        for (let i = 0; i < v.length; i++) h = mix(h, hashValue(v[i]!));
+        return h;
+      }
+      if (v instanceof RSet || v instanceof RObject) return v.hash();
+      if (v instanceof BigNum) return hashString(v.mant.toString() + 'e' + v.exp);
+      {
+        // plain object: order-independent sum of entry hashes
+        let h = 0x7f4a7c15;
+        for (const k in v) {
+          if (!Object.hasOwn(v, k)) continue;
+          h = (h + mix(hashString(k), hashValue(v[k]!))) | 0;
+        }
+        return h;
+      }
+    default:
+      throw new TypeError('not a Rego value: ' + typeof v);
+  }
+}

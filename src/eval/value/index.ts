@@ -1,0 +1,33 @@
+// The value model every other module imports. See types.ts for the representation.
+export type { Value, PlainObject, TypeName } from './types.js';
+export {
+  BigNum,
+  type RNumber,
+  parseNumber,
+  makeNumber,
+  isNumber,
+  compareNumbers,
+  numberText,
+  toDecimal,
+  toSafeInteger,
+  toBigInt,
+  fromBigInt,
+  decimalText,
+  parseDecimal,
+} from './number.js';
+export { RSet } from './set.js';
+export {
+  RObject,
+  newPlainObject,
+  isPlainObject,
+  isObject,
+  sortedKeys,
+  objectGet,
+  objectSize,
+  objectEntries,
+  makeObject,
+} from './object.js';
+export { compare, equal, typeName, compareStrings } from './compare.js';
+export { hashValue, hashString } from './hash.js';
+export { toJS, toJSONText, fromJS, isJSON } from './json.js';
+export { toRegoString } from './print.js';

@@ -1,0 +1,118 @@
+// Conversions between Rego values and JSON, as OPA serialises them: sets become arrays
+// in sorted order, non-string object keys are written in Rego syntax, and numbers keep
+// every digit (BigNum text is written raw).
+
+import { BigNum, numberText } from './number.js';
+import { RSet } from './set.js';
+import { RObject, isPlainObject, newPlainObject, sortedKeys } from './object.js';
+import { toRegoString } from './print.js';
+import type { PlainObject, Value } from './types.js';
+
+/** Plain JS data for library callers. A BigNum becomes the nearest double (or its text when it has none). */
+export function toJS(v: Value): unknown {
+  if (v === null || typeof v !== 'object') return v;
+  if (Array.isArray(v)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < v.length; i++) {
+      const c = toJS(v[i]!);
+      if (c !== v[i] && !out) out = v.slice(0, i) as unknown[];
+      if (out) out.push(c);
+    }
+    return out ?? v;
+  }
+  if (v instanceof BigNum) {
+    const d = v.toDouble();
+    return Number.isFinite(d) ? d : v.text;
+  }
+  if (v instanceof RSet) return v.values().map(toJS);
+  if (v instanceof RObject) {
+    const o: Record<string, unknown> = newPlainObject();
+    for (const [k, x] of v.entries()) o[typeof k === 'string' ? k : toRegoString(k)] = toJS(x);
+    return o;
+  }
+  // Plain object: return it unchanged unless a member needs converting.
+  let out: Record<string, unknown> | undefined;
+  for (const k in v) {
+    if (!Object.hasOwn(v, k)) continue;
+    const c = toJS(v[k]!);
+    if (c !== v[k] && !out) {
+      out = newPlainObject();
+      for (const j in v) if (Object.hasOwn(v, j)) out[j] = v[j];
+    }
+    if (out) out[k] = c;
+  }
+  return out ?? v;
+}
+
+/** JSON text of a value, with OPA's conventions. `indent` as in JSON.stringify. */
+export function toJSONText(v: Value, indent?: number): string {
+  const parts: string[] = [];
+  write(v, parts, indent ? ' '.repeat(indent) : '', '');
+  return parts.join('');
+}
+
+function write(v: Value, out: string[], ind: string, cur: string): void {
+  if (v === null) {
+    out.push('null');
+    return;
+  }
+  switch (typeof v) {
+    case 'string':
+      out.push(JSON.stringify(v));
+      return;
+    case 'number':
+      out.push(numberText(v));
+      return;
+    case 'boolean':
+      out.push(v ? 'true' : 'false');
+      return;
+  }
+  if (v instanceof BigNum) {
+    out.push(v.text);
+    return;
+  }
+  let items: Value[] | undefined;
+  let entries: [string, Value][] | undefined;
+  if (Array.isArray(v)) items = v;
+  else if (v instanceof RSet) items = v.values();
+  else if (v instanceof RObject) entries = v.entries().map(([k, x]) => [typeof k === 'string' ? k : toRegoString(k), x]);
+  else entries = sortedKeys(v as PlainObject).map((k) => [k, (v as PlainObject)[k]!]);
+  const next = cur + ind;
+  const nl = ind ? '\n' : '';
+  if (items) {
+    if (items.length === 0) return void out.push('[]');
+    out.push('[');
+    items.forEach((x, i) => {
+      if (i) out.push(',');
+      out.push(nl + next);
+      write(x, out, ind, next);
+    });
+    out.push(nl + cur + ']');
+    return;
+  }
+  if (entries!.length === 0) return void out.push('{}');
+  out.push('{');
+  entries!.forEach(([k, x], i) => {
+    if (i) out.push(',');
+    out.push(nl + next + JSON.stringify(k) + (ind ? ': ' : ':'));
+    write(x, out, ind, next);
+  });
+  out.push(nl + cur + '}');
+}
+
+/**
+ * Checks that a JS value is a JSON value usable as a Rego value (what JSON.parse gives).
+ * Returns it unchanged: no copy is made.
+ */
+export function fromJS(v: unknown): Value {
+  return v as Value;
+}
+
+/** Whether a value is already plain JSON (no sets, no BigNum, no non-string keys). */
+export function isJSON(v: Value): boolean {
+  if (v === null || typeof v !== 'object') return true;
+  if (Array.isArray(v)) return v.every(isJSON);
+  if (!isPlainObject(v)) return false;
+  for (const k in v) if (Object.hasOwn(v, k) && !isJSON(v[k]!)) return false;
+  return true;
+}

@@ -1,0 +1,87 @@
+// A Rego set. Members are kept by hash; primitive members (strings, doubles, booleans,
+// null) use a native Set for speed. Iteration is in sorted order, as OPA's is.
+
+import { compare, equal } from './compare.js';
+import { hashValue } from './hash.js';
+import type { Value } from './types.js';
+
+type Prim = string | number | boolean | null;
+
+function isPrim(v: Value): v is Prim {
+  return v === null || typeof v !== 'object';
+}
+
+export class RSet {
+  private prims = new Set<Prim>();
+  private composites: Map<number, Value[]> | undefined;
+  private count = 0;
+  private sortedCache: Value[] | undefined;
+  private hashCache: number | undefined;
+
+  static of(...values: Value[]): RSet {
+    return RSet.from(values);
+  }
+
+  static from(values: Iterable<Value>): RSet {
+    const s = new RSet();
+    for (const v of values) s.add(v);
+    return s;
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds a member. Only for building a set: a set is immutable once shared. */
+  add(v: Value): boolean {
+    if (isPrim(v)) {
+      if (this.prims.has(v)) return false;
+      this.prims.add(v);
+    } else {
+      const h = hashValue(v);
+      this.composites ??= new Map();
+      const bucket = this.composites.get(h);
+      if (bucket) {
+        for (const x of bucket) if (equal(x, v)) return false;
+        bucket.push(v);
+      } else this.composites.set(h, [v]);
+    }
+    this.count++;
+    this.sortedCache = undefined;
+    this.hashCache = undefined;
+    return true;
+  }
+
+  has(v: Value): boolean {
+    if (isPrim(v)) return this.prims.has(v);
+    if (!this.composites) return false;
+    const bucket = this.composites.get(hashValue(v));
+    if (!bucket) return false;
+    for (const x of bucket) if (equal(x, v)) return true;
+    return false;
+  }
+
+  /** The members in OPA's sorted order. The array is shared: do not modify it. */
+  values(): Value[] {
+    if (this.sortedCache) return this.sortedCache;
+    const out: Value[] = [];
+    for (const p of this.prims) out.push(p);
+    if (this.composites) for (const b of this.composites.values()) for (const v of b) out.push(v);
+    out.sort(compare);
+    this.sortedCache = out;
+    return out;
+  }
+
+  [Symbol.iterator](): Iterator<Value> {
+    return this.values()[Symbol.iterator]();
+  }
+
+  hash(): number {
+    if (this.hashCache !== undefined) return this.hashCache;
+    let h = 0x6a09e667 ^ this.count;
+    for (const p of this.prims) h = (h + hashValue(p)) | 0;
+    if (this.composites) for (const [k, b] of this.composites) h = (h + Math.imul(k, b.length)) | 0;
+    this.hashCache = h;
+    return h;
+  }
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import {
+  BigNum,
+  RObject,
+  RSet,
+  compare,
+  equal,
+  hashValue,
+  makeObject,
+  parseNumber,
+  toJSONText,
+  toRegoString,
+  typeName,
+  type Value,
+} from '../../../src/eval/value/index.js';
+
+describe('numbers', () => {
+  it('keeps doubles where they are exact', () => {
+    expect(parseNumber('1')).toBe(1);
+    expect(parseNumber('0.1')).toBe(0.1);
+    expect(parseNumber('1.0')).toBe(1);
+    expect(parseNumber('-0')).toBe(0);
+    expect(parseNumber('1e3')).toBe(1000);
+    expect(parseNumber('1.5e300')).toBe(1.5e300);
+  });
+  it('switches to exact decimals where a double would lose digits', () => {
+    const big = parseNumber('12345678901234567890');
+    expect(big).toBeInstanceOf(BigNum);
+    expect(toJSONText(big!)).toBe('12345678901234567890');
+    const huge = parseNumber('1e400');
+    expect(huge).toBeInstanceOf(BigNum);
+    expect(toJSONText(huge!)).toBe('1e400');
+    expect(parseNumber('0.1234567890123456789')).toBeInstanceOf(BigNum);
+  });
+  it('compares across representations exactly', () => {
+    expect(compare(parseNumber('12345678901234567890')!, 12345678901234567000)).toBe(1);
+    expect(compare(parseNumber('1e400')!, Number.MAX_VALUE)).toBe(1);
+    expect(compare(parseNumber('-1e400')!, -Number.MAX_VALUE)).toBe(-1);
+    expect(compare(1, 1.0)).toBe(0);
+    expect(equal(parseNumber('100000000000000000000000')!, parseNumber('1e23')!)).toBe(true);
+  });
+  it('rejects text that is not a number', () => {
+    expect(parseNumber('1.')).toBeUndefined();
+    expect(parseNumber('abc')).toBeUndefined();
+    expect(parseNumber('')).toBeUndefined();
+  });
+});
+
+describe('total order', () => {
+  it('orders types as OPA does', () => {
+    const ordered: Value[] = [null, false, true, -1, 0, 2.5, '', 'a', 'b', [], [1], {}, { a: 1 }, RSet.of(), RSet.of(1)];
+    for (let i = 0; i < ordered.length; i++)
+      for (let j = 0; j < ordered.length; j++)
+        expect(Math.sign(compare(ordered[i]!, ordered[j]!)), `${i} vs ${j}`).toBe(Math.sign(i - j));
+  });
+  it('compares arrays element-wise then by length', () => {
+    expect(compare([1, 2], [1, 3])).toBe(-1);
+    expect(compare([1, 2], [1])).toBe(1);
+    expect(compare([2], [1, 5])).toBe(1);
+  });
+  it('compares objects key by key, then value, then size', () => {
+    expect(compare({ a: 1 }, { b: 0 })).toBe(-1);
+    expect(compare({ a: 2 }, { a: 1, b: 1 })).toBe(1);
+    expect(compare({ a: 1 }, { a: 1, b: 1 })).toBe(-1);
+  });
+  it('orders strings by UTF-8 bytes like Go', () => {
+    // U+FF5E (3 UTF-8 bytes, starts 0xEF) sorts before U+1F600 (4 bytes, starts 0xF0),
+    // though its UTF-16 code unit is larger than the surrogate.
+    expect(compare('\uff5e', '\u{1f600}')).toBe(-1);
+    expect(compare('a', 'ab')).toBe(-1);
+  });
+});
+
+describe('equality and hashing', () => {
+  const pairs: [Value, Value][] = [
+    [RSet.of(1, 2, 3), RSet.of(3, 2, 1)],
+    [{ a: [1, { b: RSet.of('x') }] }, { a: [1, { b: RSet.of('x') }] }],
+    [JSON.parse('{"b":{"c":[1,2]},"a":null}'), { a: null, b: { c: [1, 2] } }],
+    [makeObject([[1, 'one'], ['two', 2]]), makeObject([['two', 2], [1, 'one']])],
+    [RSet.of([1, 2], { k: 'v' }), RSet.of({ k: 'v' }, [1, 2])],
+  ];
+  it('equal values hash equally regardless of construction order', () => {
+    for (const [a, b] of pairs) {
+      expect(equal(a, b)).toBe(true);
+      expect(hashValue(a)).toBe(hashValue(b));
+      expect(compare(a, b)).toBe(0);
+    }
+  });
+  it('distinguishes values of different types', () => {
+    expect(equal(1, '1')).toBe(false);
+    expect(equal([], {})).toBe(false);
+    expect(equal(RSet.of(), [])).toBe(false);
+    expect(equal({ a: 1 }, { a: 1, b: 2 })).toBe(false);
+    expect(equal({ a: 1, b: 2 }, { a: 1 })).toBe(false);
+  });
+  it('sets deduplicate structurally', () => {
+    const s = RSet.of([1], [1], { a: 1 }, { a: 1 }, 1, 1);
+    expect(s.size).toBe(3);
+    expect(s.has([1])).toBe(true);
+    expect(s.has({ a: 1 })).toBe(true);
+    expect(s.has({ a: 2 })).toBe(false);
+  });
+  it('objects with non-string keys look up by value', () => {
+    const o = makeObject([[[1, 2], 'pair'], [1, 'one']]);
+    expect(o).toBeInstanceOf(RObject);
+    expect((o as RObject).get([1, 2])).toBe('pair');
+    expect((o as RObject).get('1')).toBeUndefined();
+  });
+  it('treats __proto__ as an ordinary key', () => {
+    const o = makeObject([['__proto__', 1]]);
+    expect(Object.keys(o)).toEqual(['__proto__']);
+    expect(equal(o, JSON.parse('{"__proto__":1}'))).toBe(true);
+  });
+});
+
+describe('serialisation', () => {
+  it('writes sets as sorted arrays and keeps big numbers exact', () => {
+    const v: Value = { b: RSet.of(3, 1, 2), a: [parseNumber('12345678901234567890')!] };
+    expect(toJSONText(v)).toBe('{"a":[12345678901234567890],"b":[1,2,3]}');
+  });
+  it('prints Rego syntax', () => {
+    expect(toRegoString(RSet.of())).toBe('set()');
+    expect(toRegoString(RSet.of('b', 'a'))).toBe('{"a", "b"}');
+    expect(toRegoString({ x: [1, null, true] })).toBe('{"x": [1, null, true]}');
+    expect(toRegoString(makeObject([[1, 2]]))).toBe('{1: 2}');
+    expect(typeName(RSet.of())).toBe('set');
+  });
+});
