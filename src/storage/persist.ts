@@ -1,0 +1,82 @@
+// Optional persistence of the store to a directory. Each commit writes the whole state
+// to a new file, fsyncs it, and renames it over the old one, so a crash leaves either the
+// old state or the new one on disk, never a torn file.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { toJSONText, isPlainObject } from '../eval/value/index.js';
+import type { PlainObject, Value } from '../eval/value/index.js';
+import { parseJSON } from './json.js';
+
+export interface PersistedState {
+  data: PlainObject;
+  /** Policy id -> module source text. */
+  policies: Record<string, string>;
+}
+
+export interface Persistence {
+  load(): PersistedState | undefined;
+  save(state: PersistedState): void;
+}
+
+const FILE = 'store.json';
+
+export class DirectoryPersistence implements Persistence {
+  private seq = 0;
+  constructor(readonly dir: string) {}
+
+  get file(): string {
+    return path.join(this.dir, FILE);
+  }
+
+  load(): PersistedState | undefined {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.file, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    const doc = parseJSON(text, { maxDepth: 100_000 });
+    if (!isPlainObject(doc) || !isPlainObject(doc['data'] ?? null) || !isPlainObject(doc['policies'] ?? null)) {
+      throw new Error(`${this.file}: not a store file`);
+    }
+    const policies: Record<string, string> = {};
+    for (const [id, raw] of Object.entries(doc['policies'] as PlainObject)) {
+      if (typeof raw !== 'string') throw new Error(`${this.file}: policy ${id} is not text`);
+      policies[id] = raw;
+    }
+    return { data: doc['data'] as PlainObject, policies };
+  }
+
+  save(state: PersistedState): void {
+    fs.mkdirSync(this.dir, { recursive: true });
+    const doc: Record<string, Value> = { format: 1, data: state.data, policies: state.policies };
+    const text = toJSONText(doc as unknown as Value);
+    const tmp = path.join(this.dir, `.${FILE}.${process.pid}.${++this.seq}.tmp`);
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, text);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.renameSync(tmp, this.file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
+    // Make the rename itself durable (best effort: not every platform can fsync a directory).
+    try {
+      const dfd = fs.openSync(this.dir, 'r');
+      try {
+        fs.fsyncSync(dfd);
+      } finally {
+        fs.closeSync(dfd);
+      }
+    } catch {
+      /* ignore */
+    }
+  }
+}
