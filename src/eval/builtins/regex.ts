@@ -1,3 +1,137 @@
-import { registerBuiltins } from './registry.js';
+// Regular-expression built-ins with Go's regexp (RE2) semantics, via the re2 package.
 
-registerBuiltins([]);
+import { T } from './decl.js';
+import { builtinError } from './errors.js';
+import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './regex-cache.js';
+import { globsMatch } from './regex-globs.js';
+import { int, str } from './strings-util.js';
+import type { Value } from '../value/index.js';
+
+const S = T.string;
+
+function matches(pattern: string, value: string): boolean {
+  const re = compileRegex(pattern);
+  re.lastIndex = 0;
+  return re.test(value);
+}
+
+/** Go's Regexp.ReplaceAllString. */
+function replaceAll(s: string, pattern: string, repl: string): string {
+  const re = compileRegex(pattern);
+  let out = '';
+  let lastEnd = 0;
+  let pos = 0;
+  while (pos <= s.length) {
+    re.lastIndex = pos;
+    const m = re.exec(s);
+    if (!m) break;
+    const start = m.index;
+    const end = start + m[0]!.length;
+    out += s.slice(lastEnd, start);
+    // No replacement for an empty match right after the previous match.
+    if (end > lastEnd || start === 0) out += expandTemplate(repl, Array.from(m), m.groups);
+    lastEnd = end;
+    const cp = s.codePointAt(pos);
+    const width = cp === undefined ? 1 : cp > 0xffff ? 2 : 1;
+    pos = pos + width > end ? pos + width : end;
+  }
+  return out + s.slice(lastEnd);
+}
+
+/** Go's Regexp.Split(s, -1). */
+function split(pattern: string, s: string): string[] {
+  const re = compileRegex(pattern);
+  if (pattern.length > 0 && s.length === 0) return [''];
+  const out: string[] = [];
+  let beg = 0;
+  let end = 0;
+  for (const m of findAll(re, s, -1)) {
+    end = m.start;
+    if (m.end !== 0) out.push(s.slice(beg, end));
+    beg = m.end;
+  }
+  if (end !== s.length) out.push(s.slice(beg));
+  return out;
+}
+
+/** Byte positions of the outermost delimiter pairs, as in OPA's (gorilla/mux-derived) template parser. */
+function delimiterIndices(s: string, open: string, close: string): number[] {
+  let level = 0;
+  let idx = 0;
+  const out: number[] = [];
+  for (let i = 0; i < s.length; i++) {
+    if (s[i] === open) {
+      if (++level === 1) idx = i;
+    } else if (s[i] === close) {
+      if (--level === 0) out.push(idx, i + 1);
+      else if (level < 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+    }
+  }
+  if (level !== 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+  return out;
+}
+
+function templateMatch(tpl: string, value: string, open: string, close: string): boolean {
+  const idxs = delimiterIndices(tpl, open, close);
+  let pattern = '^';
+  let end = 0;
+  for (let i = 0; i < idxs.length; i += 2) {
+    const raw = tpl.slice(end, idxs[i]);
+    end = idxs[i + 1]!;
+    const patt = tpl.slice(idxs[i]! + 1, end - 1);
+    compileRegex(`^${patt}$`); // each part must be a valid expression by itself
+    pattern += `${quoteMeta(raw)}(${patt})`;
+  }
+  pattern += quoteMeta(tpl.slice(end)) + '$';
+  return matches(pattern, value);
+}
+
+const defs: BuiltinDef[] = [
+  { name: 'regex.match', decl: T.fn([S, S], T.boolean), fn: (a) => matches(str(a, 0), str(a, 1)) },
+  { name: 're_match', decl: T.fn([S, S], T.boolean), deprecated: true, fn: (a) => matches(str(a, 0), str(a, 1)) },
+  {
+    name: 'regex.is_valid',
+    decl: T.fn([S], T.boolean),
+    // A non-string is simply not a valid pattern (OPA answers false, not an error).
+    fn: (a) => typeof a[0] === 'string' && isValidRegex(a[0]),
+  },
+  {
+    name: 'regex.find_n',
+    decl: T.fn([S, S, T.number], T.array(S)),
+    fn: (a) => {
+      const re = compileRegex(str(a, 0));
+      const s = str(a, 1);
+      return findAll(re, s, int(a, 2)).map((m) => s.slice(m.start, m.end));
+    },
+  },
+  {
+    name: 'regex.find_all_string_submatch_n',
+    decl: T.fn([S, S, T.number], T.array(T.array(S))),
+    fn: (a) => {
+      const re = compileRegex(str(a, 0));
+      const s = str(a, 1);
+      return findAll(re, s, int(a, 2)).map((m) => m.groups.map((g) => g ?? ''));
+    },
+  },
+  { name: 'regex.replace', decl: T.fn([S, S, S], S), fn: (a) => replaceAll(str(a, 0), str(a, 1), str(a, 2)) },
+  { name: 'regex.split', decl: T.fn([S, S], T.array(S)), fn: (a) => split(str(a, 0), str(a, 1)) },
+  {
+    name: 'regex.template_match',
+    decl: T.fn([S, S, S, S], T.boolean),
+    fn: (a) => {
+      const tpl = str(a, 0);
+      const value = str(a, 1);
+      const open = str(a, 2);
+      const close = str(a, 3);
+      const ob = Buffer.byteLength(open);
+      const cb = Buffer.byteLength(close);
+      if (ob !== 1) throw builtinError(`start delimiter has to be exactly one character long but is ${ob} long`);
+      if (cb !== 1) throw builtinError(`end delimiter has to be exactly one character long but is ${cb} long`);
+      return templateMatch(tpl, value, open, close);
+    },
+  },
+  { name: 'regex.globs_match', decl: T.fn([S, S], T.boolean), fn: (a) => globsMatch(str(a, 0), str(a, 1)) as Value },
+];
+
+registerBuiltins(defs);
