@@ -2,3 +2,4 @@
 // CLI and the plugins also talk to the engine only through what is exported here.
 
 export * from './eval/value/index.js';
+export * from './lang/index.js';

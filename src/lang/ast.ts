@@ -137,6 +137,11 @@ export type Body = Expr[];
 // ---- Rules, modules ----------------------------------------------------------
 
 export interface Head {
+  /**
+   * The rule name as OPA sets it (`p` for `p := 1`, `p[x] { }`, `f(x)`); absent for
+   * general ref heads such as `a.b.c := 1` or `p[x] if ...` without a value.
+   */
+  name?: string;
   /** The full rule reference, e.g. [var a, string b, var x, string c] for `a.b[x].c`. */
   ref: Term[];
   /** Function arguments, when the rule is a function. */

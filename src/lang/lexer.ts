@@ -1,0 +1,158 @@
+// The Rego lexer, built with Chevrotain once at module load. Keywords are lexed as
+// identifiers: which words are reserved depends on the Rego version and on
+// `future.keywords` / `rego.v1` imports seen while parsing, so the parser decides.
+// The lexer never fails: characters it cannot match become Illegal tokens and the
+// parser reports them where OPA would.
+
+import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+
+/** Token kinds as small integers, for fast switches in the parser. */
+export enum K {
+  EOF = 0,
+  Ident,
+  Number,
+  String,
+  RawString,
+  BadString,
+  BadRawString,
+  Assign, // :=
+  Colon,
+  Equal, // ==
+  Unify, // =
+  Neq,
+  Lte,
+  Gte,
+  Lt,
+  Gt,
+  Add,
+  Sub,
+  Mul,
+  Quo,
+  Rem,
+  And,
+  Or,
+  Dot,
+  Comma,
+  Semicolon,
+  LParen,
+  RParen,
+  LBrack,
+  RBrack,
+  LBrace,
+  RBrace,
+  Illegal,
+}
+
+const kinds = new Map<TokenType, K>();
+function tok(name: string, pattern: RegExp | string, kind: K, extra: Record<string, unknown> = {}): TokenType {
+  const t = createToken({ name, pattern, ...extra });
+  kinds.set(t, kind);
+  return t;
+}
+
+const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v]+/, group: Lexer.SKIPPED, line_breaks: true });
+const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });
+
+const allTokens: TokenType[] = [
+  WhiteSpace,
+  Comment,
+  tok('String', /"(?:[^"\\\r\n]|\\[^\r\n])*"/, K.String),
+  tok('BadString', /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/, K.BadString),
+  tok('RawString', /`[^`]*`/, K.RawString, { line_breaks: true }),
+  tok('BadRawString', /`[^`]*/, K.BadRawString, { line_breaks: true }),
+  tok('Number', /[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?/, K.Number),
+  tok('Ident', /[A-Za-z_][A-Za-z0-9_]*/, K.Ident),
+  tok('Assign', ':=', K.Assign),
+  tok('Colon', ':', K.Colon),
+  tok('Equal', '==', K.Equal),
+  tok('Unify', '=', K.Unify),
+  tok('Neq', '!=', K.Neq),
+  tok('Lte', '<=', K.Lte),
+  tok('Gte', '>=', K.Gte),
+  tok('Lt', '<', K.Lt),
+  tok('Gt', '>', K.Gt),
+  tok('Add', '+', K.Add),
+  tok('Sub', '-', K.Sub),
+  tok('Mul', '*', K.Mul),
+  tok('Quo', '/', K.Quo),
+  tok('Rem', '%', K.Rem),
+  tok('And', '&', K.And),
+  tok('Or', '|', K.Or),
+  tok('Dot', '.', K.Dot),
+  tok('Comma', ',', K.Comma),
+  tok('Semicolon', ';', K.Semicolon),
+  tok('LParen', '(', K.LParen),
+  tok('RParen', ')', K.RParen),
+  tok('LBrack', '[', K.LBrack),
+  tok('RBrack', ']', K.RBrack),
+  tok('LBrace', '{', K.LBrace),
+  tok('RBrace', '}', K.RBrace),
+  // Anything else, one UTF-16 unit at a time (a surrogate pair gives two).
+  tok('Illegal', /[^]/, K.Illegal, { line_breaks: true }),
+];
+
+const lexer = new Lexer(allTokens, {
+  positionTracking: 'full',
+  ensureOptimizations: false,
+  recoveryEnabled: true,
+});
+
+/** Tokens in flat typed arrays; index n (one past the last) is EOF. */
+export interface TokenStream {
+  n: number;
+  kind: Uint8Array;
+  image: string[];
+  start: Int32Array; // offset of first char
+  end: Int32Array; // offset one past the last char
+  row: Int32Array;
+  col: Int32Array;
+  /** Whitespace or a comment sits between this token and the previous one. */
+  ws: Uint8Array;
+  /** A line break sits between this token and the previous one. */
+  nl: Uint8Array;
+  comments: IToken[];
+}
+
+export function tokenize(text: string): TokenStream {
+  const res = lexer.tokenize(text);
+  const toks = res.tokens;
+  const n = toks.length;
+  const kind = new Uint8Array(n + 1);
+  const image: string[] = new Array(n + 1);
+  const start = new Int32Array(n + 1);
+  const end = new Int32Array(n + 1);
+  const row = new Int32Array(n + 1);
+  const col = new Int32Array(n + 1);
+  const ws = new Uint8Array(n + 1);
+  const nl = new Uint8Array(n + 1);
+  let prevEnd = 0;
+  let prevLine = 1;
+  for (let i = 0; i < n; i++) {
+    const t = toks[i]!;
+    kind[i] = kinds.get(t.tokenType) ?? K.Illegal;
+    image[i] = t.image;
+    start[i] = t.startOffset;
+    end[i] = t.endOffset! + 1;
+    row[i] = t.startLine!;
+    col[i] = t.startColumn!;
+    ws[i] = t.startOffset > prevEnd ? 1 : 0;
+    nl[i] = t.startLine! > prevLine ? 1 : 0;
+    prevEnd = end[i]!;
+    prevLine = t.endLine!;
+  }
+  // EOF sits after the trailing whitespace, on the last line.
+  kind[n] = K.EOF;
+  image[n] = '';
+  start[n] = text.length;
+  end[n] = text.length;
+  const tail = text.slice(prevEnd);
+  const lastNl = tail.lastIndexOf('\n');
+  let lines = 0;
+  for (let i = 0; i < tail.length; i++) if (tail.charCodeAt(i) === 10) lines++;
+  row[n] = prevLine + lines;
+  col[n] = lastNl >= 0 ? tail.length - lastNl : (n > 0 ? col[n - 1]! + (end[n - 1]! - start[n - 1]!) : 1) + (lastNl >= 0 ? 0 : tail.length);
+  ws[n] = text.length > prevEnd ? 1 : 0;
+  nl[n] = lines > 0 ? 1 : 0;
+  const comments = (res.groups['comments'] as IToken[] | undefined) ?? [];
+  return { n, kind, image, start, end, row, col, ws, nl, comments };
+}

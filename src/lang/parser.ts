@@ -1,0 +1,908 @@
+// Recursive-descent parser for Rego terms, expressions and bodies over the Chevrotain
+// token stream. It follows OPA's parser (v1/ast/parser.go) decision by decision so that
+// the trees and the error messages match: operator precedence, whitespace-sensitive
+// refs and calls, newline-separated bodies, comprehension-vs-set ambiguity, wildcard
+// numbering. Statements (package, import, rules) are in statements.ts.
+//
+// Errors abort with a ParseAbort exception; the few places where OPA backtracks save
+// and restore the position (and the wildcard counter). A memo of parsed terms keyed by
+// token index keeps those retries linear, and nesting depth is capped.
+
+import type {
+  Body,
+  CallTerm,
+  Every,
+  Expr,
+  Location,
+  RefTerm,
+  SomeDecl,
+  StringTerm,
+  Term,
+  VarTerm,
+  With,
+} from './ast.js';
+import { K, type TokenStream } from './lexer.js';
+import { decodeString } from './strings.js';
+
+export const MAX_DEPTH = 1000;
+
+export class ParseAbort {
+  constructor(
+    readonly message: string,
+    readonly row: number,
+    readonly col: number,
+  ) {}
+}
+
+/** Keywords of Rego that are always reserved. */
+const BASE_KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false']);
+/** Keywords added by v1 or `import future.keywords` / `import rego.v1` in v0. */
+export const FUTURE_KEYWORDS = ['contains', 'every', 'if', 'in'];
+
+const OP_NAMES: Partial<Record<K, string>> = {
+  [K.Equal]: 'equal',
+  [K.Neq]: 'neq',
+  [K.Lt]: 'lt',
+  [K.Gt]: 'gt',
+  [K.Lte]: 'lte',
+  [K.Gte]: 'gte',
+  [K.Or]: 'or',
+  [K.And]: 'and',
+  [K.Add]: 'plus',
+  [K.Sub]: 'minus',
+  [K.Mul]: 'mul',
+  [K.Quo]: 'div',
+  [K.Rem]: 'rem',
+  [K.Assign]: 'assign',
+  [K.Unify]: 'eq',
+};
+
+/** Binding strength of infix operators (all left-associative); `in` is handled apart. */
+const PREC: Partial<Record<K, number>> = {
+  [K.Equal]: 1,
+  [K.Neq]: 1,
+  [K.Lt]: 1,
+  [K.Gt]: 1,
+  [K.Lte]: 1,
+  [K.Gte]: 1,
+  [K.Or]: 2,
+  [K.And]: 3,
+  [K.Add]: 4,
+  [K.Sub]: 4,
+  [K.Mul]: 5,
+  [K.Quo]: 5,
+  [K.Rem]: 5,
+};
+
+/** How OPA names tokens in "unexpected X token" messages. */
+const TOKEN_NAMES: Record<K, string> = {
+  [K.EOF]: 'eof',
+  [K.Ident]: 'identifier',
+  [K.Number]: 'number',
+  [K.String]: 'string',
+  [K.RawString]: 'string',
+  [K.BadString]: 'string',
+  [K.BadRawString]: 'string',
+  [K.Assign]: 'assign',
+  [K.Colon]: ':',
+  [K.Equal]: 'equal',
+  [K.Unify]: 'eq',
+  [K.Neq]: 'neq',
+  [K.Lte]: 'lte',
+  [K.Gte]: 'gte',
+  [K.Lt]: 'lt',
+  [K.Gt]: 'gt',
+  [K.Add]: 'plus',
+  [K.Sub]: 'minus',
+  [K.Mul]: 'mul',
+  [K.Quo]: 'quo',
+  [K.Rem]: 'rem',
+  [K.And]: 'and',
+  [K.Or]: 'or',
+  [K.Dot]: '.',
+  [K.Comma]: ',',
+  [K.Semicolon]: ';',
+  [K.LParen]: '(',
+  [K.RParen]: ')',
+  [K.LBrack]: '[',
+  [K.RBrack]: ']',
+  [K.LBrace]: '{',
+  [K.RBrace]: '}',
+  [K.Illegal]: 'illegal',
+};
+
+interface Memo {
+  startWildcard: number;
+  term: Term;
+  end: number;
+  wildcard: number;
+}
+
+export interface SavedState {
+  pos: number;
+  wildcard: number;
+}
+
+export class Parser {
+  pos = 0;
+  wildcard = 0;
+  depth = 0;
+  /** Future keywords currently in effect (v1: all of them). */
+  readonly future = new Set<string>();
+  private memo = new Map<number, Memo>();
+
+  constructor(
+    readonly src: string,
+    readonly file: string,
+    readonly ts: TokenStream,
+  ) {}
+
+  // ---- token helpers ---------------------------------------------------------
+
+  /** Kind of the current token (a method, so that TypeScript does not narrow it). */
+  tk(): K {
+    return this.ts.kind[this.pos] as K;
+  }
+  get img(): string {
+    return this.ts.image[this.pos]!;
+  }
+  /** Whether the current token is the keyword `kw` (reserved in the current mode). */
+  isKw(kw: string, at = this.pos): boolean {
+    return this.ts.kind[at] === K.Ident && this.ts.image[at] === kw && this.isKeyword(kw);
+  }
+  isKeyword(word: string): boolean {
+    return BASE_KEYWORDS.has(word) || this.future.has(word);
+  }
+  /** A plain identifier (not a reserved keyword) at the current position. */
+  isIdent(at = this.pos): boolean {
+    return this.ts.kind[at] === K.Ident && !this.isKeyword(this.ts.image[at]!);
+  }
+  /** The token at `at` directly follows the previous token (no whitespace). */
+  adjacent(at: number): boolean {
+    return this.ts.ws[at] === 0;
+  }
+  /** A keyword used as the first element of a ref, e.g. `not.x` or `if[0]`. */
+  keywordAsRef(at = this.pos): boolean {
+    const k = this.ts.kind[at + 1];
+    return (k === K.Dot || k === K.LBrack) && this.adjacent(at + 1);
+  }
+  next(): void {
+    if (this.pos < this.ts.n) this.pos++;
+  }
+  save(): SavedState {
+    return { pos: this.pos, wildcard: this.wildcard };
+  }
+  restore(s: SavedState): void {
+    this.pos = s.pos;
+    this.wildcard = s.wildcard;
+  }
+  /** End offset of the last consumed token. */
+  get lastEnd(): number {
+    return this.pos > 0 ? this.ts.end[this.pos - 1]! : 0;
+  }
+
+  loc(at = this.pos): Location {
+    return { file: this.file, row: this.ts.row[at]!, col: this.ts.col[at]!, text: this.ts.image[at]! };
+  }
+  /** Location starting at token `from` with the text up to the last consumed token. */
+  span(from: number, endOffset = this.lastEnd): Location {
+    const start = this.ts.start[from]!;
+    return {
+      file: this.file,
+      row: this.ts.row[from]!,
+      col: this.ts.col[from]!,
+      text: this.src.slice(start, Math.max(start, endOffset)),
+    };
+  }
+  spanFrom(loc: Location | undefined, startOffset: number, endOffset = this.lastEnd): Location {
+    const l = loc ?? this.loc();
+    return { file: l.file, row: l.row, col: l.col, text: this.src.slice(startOffset, Math.max(startOffset, endOffset)) };
+  }
+
+  // ---- errors ------------------------------------------------------------------
+
+  errorAt(at: number, message: string): never {
+    throw new ParseAbort(message, this.ts.row[at]!, this.ts.col[at]!);
+  }
+  errorLoc(loc: Location | undefined, message: string): never {
+    if (!loc) this.errorAt(this.pos, message);
+    throw new ParseAbort(message, loc.row, loc.col);
+  }
+  /** OPA's p.illegal: "unexpected <tok> <token|keyword>[: note]". */
+  illegal(note = ''): never {
+    const k = this.tk();
+    if (k === K.Illegal) this.errorAt(this.pos, 'illegal token');
+    if (k === K.BadString) this.errorAt(this.pos, 'non-terminated string');
+    if (k === K.BadRawString) this.errorAt(this.pos, 'non-terminated raw string');
+    let name = TOKEN_NAMES[k];
+    let type = 'token';
+    if (k === K.Ident && this.isKeyword(this.img)) {
+      name = this.img;
+      type = 'keyword';
+    }
+    this.errorAt(this.pos, note ? `unexpected ${name} ${type}: ${note}` : `unexpected ${name} ${type}`);
+  }
+  enter(): void {
+    if (++this.depth > MAX_DEPTH) this.errorAt(this.pos, 'max parsing recursion depth reached');
+  }
+  leave(): void {
+    this.depth--;
+  }
+
+  // ---- terms -------------------------------------------------------------------
+
+  genWildcard(): string {
+    return `$${this.wildcard++}`;
+  }
+
+  parseVar(): VarTerm {
+    const img = this.img;
+    const t: VarTerm = { type: 'var', value: img === '_' ? this.genWildcard() : img, location: this.loc() };
+    return t;
+  }
+
+  /** parseTermInfixCall: `in` and all binary operators (keyVal allows `k, v in xs`). */
+  parseTermInfix(keyVal = true): Term {
+    this.enter();
+    try {
+      const from = this.pos;
+      let lhs = this.parseBinary(1);
+      for (;;) {
+        if (keyVal && this.tk() === K.Comma && this.future.has('in')) {
+          const s = this.save();
+          let done = false;
+          try {
+            this.next();
+            const mhs = this.parseBinary(1);
+            if (this.isKw('in')) {
+              const opLoc = this.loc();
+              this.next();
+              const rhs = this.parseBinary(1);
+              lhs = this.mkCall(this.opRef(['internal', 'member_3'], opLoc), [lhs, mhs, rhs], from);
+              done = true;
+            }
+          } catch (e) {
+            if (!(e instanceof ParseAbort)) throw e;
+          }
+          if (!done) this.restore(s);
+          else if (this.isKw('in')) continue;
+          else return lhs;
+        }
+        if (this.isKw('in')) {
+          const opLoc = this.loc();
+          this.next();
+          const rhs = this.parseBinary(1);
+          lhs = this.mkCall(this.opRef(['internal', 'member_2'], opLoc), [lhs, rhs], from);
+          continue;
+        }
+        return lhs;
+      }
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** Precedence climbing over the left-associative binary operators. */
+  parseBinary(minPrec: number): Term {
+    const from = this.pos;
+    let lhs = this.parseTerm();
+    for (;;) {
+      const prec = PREC[this.tk()];
+      if (prec === undefined || prec < minPrec) return lhs;
+      const op = this.opRef([OP_NAMES[this.tk()]!], this.loc());
+      this.next();
+      const rhs = prec === 5 ? this.parseTerm() : this.parseBinary(prec + 1);
+      lhs = this.mkCall(op, [lhs, rhs], from);
+    }
+  }
+
+  opRef(names: string[], loc: Location): RefTerm {
+    const value: Term[] = names.map((n, i) =>
+      i === 0 ? { type: 'var', value: n, location: loc } : { type: 'string', value: n, location: loc },
+    );
+    return { type: 'ref', value, location: loc };
+  }
+
+  mkCall(op: Term, args: Term[], from: number): CallTerm {
+    const first = args[0]?.location ?? this.loc(from);
+    return { type: 'call', value: [op, ...args], location: this.spanFrom(first, this.ts.start[from]!) };
+  }
+
+  /** A single term: scalar, var, composite or parenthesised expression, then any ref/call suffix. */
+  parseTerm(): Term {
+    const from = this.pos;
+    const m = this.memo.get(from);
+    if (m && m.startWildcard === this.wildcard) {
+      this.pos = m.end;
+      this.wildcard = m.wildcard;
+      return m.term;
+    }
+    const startWildcard = this.wildcard;
+    this.enter();
+    let term: Term;
+    try {
+      term = this.parseTermInner();
+    } finally {
+      this.leave();
+    }
+    if (this.pos - from > 2) this.memo.set(from, { startWildcard, term, end: this.pos, wildcard: this.wildcard });
+    return term;
+  }
+
+  private parseTermInner(): Term {
+    const from = this.pos;
+    let term: Term;
+    switch (this.tk()) {
+      case K.Ident: {
+        const img = this.img;
+        if (this.isKeyword(img)) {
+          if (img === 'null' || img === 'true' || img === 'false') {
+            term = img === 'null' ? { type: 'null', location: this.loc() } : { type: 'boolean', value: img === 'true', location: this.loc() };
+            this.next();
+            return term;
+          }
+          // `contains` is only special in rule heads; other keywords may start a ref.
+          if (img !== 'contains' && !this.keywordAsRef()) this.illegal();
+        }
+        term = this.parseVar();
+        this.next();
+        break;
+      }
+      case K.Sub:
+      case K.Dot:
+      case K.Number:
+        return this.parseNumber();
+      case K.String:
+      case K.RawString:
+        term = this.parseString();
+        this.next();
+        break;
+      case K.LBrack:
+        term = this.parseArray();
+        break;
+      case K.LBrace:
+        term = this.parseSetOrObject();
+        break;
+      case K.LParen: {
+        const open = this.pos;
+        this.next();
+        const inner = this.parseTermInfix();
+        if (this.tk() !== K.RParen) this.errorAt(this.pos, 'non-terminated expression');
+        this.next();
+        term = { ...inner, location: this.spanFrom(inner.location, this.ts.start[open]!) } as Term;
+        break;
+      }
+      default:
+        this.illegal();
+    }
+    return this.parseTermFinish(term, this.ts.start[from]!);
+  }
+
+  /** After a term: an adjacent `.`, `[` or `(` makes a ref or a call. */
+  parseTermFinish(head: Term, startOffset: number, allowWs = false): Term {
+    const k = this.tk();
+    if ((k === K.Dot || k === K.LBrack || k === K.LParen) && (allowWs || this.adjacent(this.pos))) {
+      return this.parseRef(head, startOffset);
+    }
+    if (head.type === 'var' && (head.value === 'data' || head.value === 'input')) {
+      return { type: 'ref', value: [head], location: head.location };
+    }
+    return head;
+  }
+
+  parseRef(head: Term, startOffset: number): Term {
+    this.enter();
+    try {
+      switch (head.type) {
+        case 'var':
+        case 'array':
+        case 'object':
+        case 'set':
+        case 'arraycomprehension':
+        case 'setcomprehension':
+        case 'objectcomprehension':
+        case 'call':
+          break;
+        default:
+          this.errorLoc(head.location, `illegal ref (head cannot be ${valueName(head)})`);
+      }
+      const ref: Term[] = [head];
+      for (;;) {
+        switch (this.tk()) {
+          case K.Dot: {
+            this.next();
+            if (this.tk() !== K.Ident || !this.adjacent(this.pos)) this.illegal('expected identifier');
+            ref.push({ type: 'string', value: this.img, location: this.loc() } as StringTerm);
+            this.next();
+            if (!this.adjacent(this.pos)) return this.mkRef(ref, head, startOffset);
+            break;
+          }
+          case K.LParen: {
+            const op = this.mkRef(ref, head, startOffset);
+            let call = this.parseCall(op, startOffset);
+            if (this.adjacent(this.pos) && (this.tk() === K.Dot || this.tk() === K.LBrack)) call = this.parseRef(call, startOffset);
+            return call;
+          }
+          case K.LBrack: {
+            this.next();
+            const t = this.parseTermInfix();
+            if (this.tk() !== K.RBrack) this.illegal('expected [');
+            ref.push(t);
+            this.next();
+            if (!this.adjacent(this.pos)) return this.mkRef(ref, head, startOffset);
+            break;
+          }
+          default:
+            return this.mkRef(ref, head, startOffset);
+        }
+      }
+    } finally {
+      this.leave();
+    }
+  }
+
+  private mkRef(ref: Term[], head: Term, startOffset: number): RefTerm {
+    return { type: 'ref', value: ref.slice(), location: this.spanFrom(head.location, startOffset) };
+  }
+
+  parseCall(op: RefTerm, startOffset: number): Term {
+    this.enter();
+    try {
+      this.next(); // (
+      if (this.tk() === K.RParen) {
+        this.next();
+        const loc = this.spanFrom(op.location, startOffset);
+        if (op.value.length === 1 && op.value[0]!.type === 'var' && op.value[0]!.value === 'set') {
+          return { type: 'set', value: [], location: loc };
+        }
+        return { type: 'call', value: [op], location: loc };
+      }
+      const args = this.parseTermList(K.RParen, [op]);
+      return { type: 'call', value: args, location: this.spanFrom(op.location, startOffset) };
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** Comma-separated terms up to `end` (trailing comma allowed); consumes `end`. */
+  parseTermList(end: K, acc: Term[]): Term[] {
+    if (this.tk() === end) {
+      this.next();
+      return acc;
+    }
+    for (;;) {
+      acc.push(this.parseTermInfix(false));
+      if (this.tk() === end) {
+        this.next();
+        return acc;
+      }
+      if (this.tk() === K.Comma) {
+        this.next();
+        if (this.tk() === end) {
+          this.next();
+          return acc;
+        }
+        continue;
+      }
+      this.illegal(`expected "," or "${TOKEN_NAMES[end]}"`);
+    }
+  }
+
+  parseNumber(): Term {
+    const from = this.pos;
+    let prefix = '';
+    if (this.tk() === K.Sub) {
+      prefix = '-';
+      this.next();
+      if (this.tk() !== K.Number && this.tk() !== K.Dot) this.illegal('expected number');
+    }
+    if (this.tk() === K.Dot) {
+      prefix += '.';
+      this.next();
+      if (this.tk() !== K.Number) this.illegal('expected number');
+    }
+    const lit = this.img;
+    if (!prefix.endsWith('.') && lit.length > 1 && lit[0] === '0') {
+      const isDecimal = lit[1] === '.';
+      const isSci = lit.length > 2 && (lit[1] === 'e' || lit[1] === 'E');
+      if (!isDecimal && !isSci) this.illegal('expected number without leading zero');
+    }
+    const text = prefix + lit;
+    if (numberTooBig(text)) this.errorAt(this.pos, 'number too big');
+    this.next();
+    const term: Term = { type: 'number', value: text, location: this.span(from) };
+    return this.parseTermFinish(term, this.ts.start[from]!);
+  }
+
+  parseString(): StringTerm {
+    const img = this.img;
+    if (this.tk() === K.RawString) return { type: 'string', value: img.slice(1, -1), location: this.loc() };
+    const value = decodeString(img);
+    if (value === undefined) this.errorAt(this.pos, `illegal string literal: ${img}`);
+    return { type: 'string', value, location: this.loc() };
+  }
+
+  parseArray(): Term {
+    this.enter();
+    try {
+      const open = this.pos;
+      this.next();
+      const done = (value: Term[]): Term => ({ type: 'array', value, location: this.span(open) });
+      if (this.tk() === K.RBrack) {
+        this.next();
+        return done([]);
+      }
+      let potentialComprehension = true;
+      if (this.tk() === K.Comma) {
+        potentialComprehension = false;
+        this.next();
+      }
+      const s = this.save();
+      // A lone term first, so that `[x | ...]` is a comprehension rather than an `or` call.
+      const head = this.parseTerm();
+      switch (this.tk()) {
+        case K.RBrack:
+          this.next();
+          return done([head]);
+        case K.Comma:
+          this.next();
+          return done(this.parseTermList(K.RBrack, [head]));
+        case K.Or:
+          if (potentialComprehension) {
+            const body = this.tryComprehensionBody(K.RBrack);
+            if (body) return { type: 'arraycomprehension', value: { term: head, body }, location: this.span(open) };
+          }
+      }
+      this.restore(s);
+      return done(this.parseTermList(K.RBrack, []));
+    } finally {
+      this.leave();
+    }
+  }
+
+  /** After `term |`: parse a body up to `end` and consume it; undefined when OPA would fall back to a list. */
+  private tryComprehensionBody(end: K): Body | undefined {
+    this.next(); // |
+    try {
+      const body = this.parseBody(end);
+      this.next();
+      return body;
+    } catch (e) {
+      if (e instanceof ParseAbort && this.tk() === K.Comma) return undefined;
+      throw e;
+    }
+  }
+
+  parseSetOrObject(): Term {
+    this.enter();
+    try {
+      const open = this.pos;
+      this.next();
+      if (this.tk() === K.RBrace) {
+        this.next();
+        return { type: 'object', value: [], location: this.span(open) };
+      }
+      let potentialComprehension = true;
+      if (this.tk() === K.Comma) {
+        potentialComprehension = false;
+        this.next();
+      }
+      const s = this.save();
+      let head = this.parseTerm();
+      switch (this.tk()) {
+        case K.Or:
+          if (potentialComprehension) return this.parseSet(open, s, head, true);
+          break;
+        case K.RBrace:
+        case K.Comma:
+          return this.parseSet(open, s, head, potentialComprehension);
+        case K.Colon:
+          return this.parseObject(open, head, potentialComprehension);
+      }
+      this.restore(s);
+      head = this.parseTermInfix(false);
+      switch (this.tk()) {
+        case K.RBrace:
+        case K.Comma:
+          return this.parseSet(open, s, head, false);
+        case K.Colon:
+          return this.parseObject(open, head, potentialComprehension);
+      }
+      this.illegal('non-terminated set');
+    } finally {
+      this.leave();
+    }
+  }
+
+  private parseSet(open: number, s: SavedState, head: Term, potentialComprehension: boolean): Term {
+    const done = (value: Term[]): Term => ({ type: 'set', value, location: this.span(open) });
+    switch (this.tk()) {
+      case K.RBrace:
+        this.next();
+        return done([head]);
+      case K.Comma:
+        this.next();
+        return done(this.parseTermList(K.RBrace, [head]));
+      default: {
+        // K.Or
+        if (potentialComprehension) {
+          const body = this.tryComprehensionBody(K.RBrace);
+          if (body) return { type: 'setcomprehension', value: { term: head, body }, location: this.span(open) };
+        }
+        this.restore(s);
+        return done(this.parseTermList(K.RBrace, []));
+      }
+    }
+  }
+
+  private parseObject(open: number, key: Term, potentialComprehension: boolean): Term {
+    this.next(); // :
+    const s = this.save();
+    const v = this.parseTerm();
+    let potentialRelation = true;
+    if (potentialComprehension) {
+      const k = this.tk();
+      if (k === K.RBrace || k === K.Comma || k === K.Or) {
+        if (k !== K.Or) potentialRelation = false;
+        const t = this.parseObjectFinish(open, key, v, true);
+        if (t) return t;
+      }
+    }
+    this.restore(s);
+    if (potentialRelation) {
+      const v2 = this.parseTermInfix(false);
+      if (this.tk() === K.RBrace || this.tk() === K.Comma) return this.parseObjectFinish(open, key, v2, false)!;
+    }
+    this.illegal('non-terminated object');
+  }
+
+  private parseObjectFinish(open: number, key: Term, val: Term, potentialComprehension: boolean): Term | undefined {
+    switch (this.tk()) {
+      case K.RBrace:
+        this.next();
+        return { type: 'object', value: [[key, val]], location: this.span(open) };
+      case K.Or: {
+        if (!potentialComprehension) this.illegal('non-terminated object');
+        this.next();
+        const body = this.parseBody(K.RBrace);
+        this.next();
+        return { type: 'objectcomprehension', value: { key, value: val, body }, location: this.span(open) };
+      }
+      case K.Comma: {
+        this.next();
+        const pairs: [Term, Term][] = [[key, val]];
+        if (this.tk() === K.RBrace) {
+          this.next();
+          return { type: 'object', value: pairs, location: this.span(open) };
+        }
+        for (;;) {
+          const k = this.parseTermInfix(false);
+          if (this.tk() !== K.Colon) this.illegal('expected ":"');
+          this.next();
+          const v = this.parseTermInfix(false);
+          pairs.push([k, v]);
+          if (this.tk() === K.RBrace) break;
+          if (this.tk() === K.Comma) {
+            this.next();
+            if (this.tk() === K.RBrace) break;
+            continue;
+          }
+          this.illegal('expected "," or "}"');
+        }
+        this.next();
+        return { type: 'object', value: pairs, location: this.span(open) };
+      }
+    }
+    return undefined;
+  }
+
+  // ---- bodies and expressions ----------------------------------------------------
+
+  /** Expressions up to (not including) `end`. */
+  parseBody(end: K): Body {
+    this.enter();
+    try {
+      return this.parseQuery(false, end);
+    } finally {
+      this.leave();
+    }
+  }
+
+  parseQuery(requireSemi: boolean, end: K): Body {
+    const body: Body = [];
+    if (this.tk() === end) this.errorAt(this.pos, 'found empty body');
+    for (;;) {
+      const expr = this.parseLiteral();
+      expr.index = body.length;
+      body.push(expr);
+      if (this.tk() === K.Semicolon) {
+        this.next();
+        continue;
+      }
+      if (this.tk() === end || requireSemi) return body;
+      if (!this.ts.nl[this.pos]) this.illegal(`expected \\n or ; or ${TOKEN_NAMES[end]}`);
+    }
+  }
+
+  parseLiteral(): Expr {
+    const from = this.pos;
+    let negated = false;
+    if (this.isKw('not') && !this.keywordAsRef()) {
+      this.next();
+      negated = true;
+    }
+    let expr: Expr;
+    if (this.isKw('some') && !this.keywordAsRef()) {
+      if (negated) this.illegal("illegal negation of 'some'");
+      expr = this.parseSome();
+    } else if (this.isKw('every') && !this.keywordAsRef()) {
+      if (negated) this.illegal("illegal negation of 'every'");
+      expr = this.parseEvery();
+    } else {
+      expr = this.parseExpr();
+      if (negated) expr.negated = true;
+      if (this.isKw('with')) expr.with = this.parseWith();
+    }
+    expr.location = this.span(from);
+    return expr;
+  }
+
+  parseExpr(): Expr {
+    const lhs = this.parseTermInfix();
+    if (this.tk() === K.Assign || this.tk() === K.Unify) {
+      const op = this.opRef([OP_NAMES[this.tk()]!], this.loc());
+      this.next();
+      const rhs = this.parseTermInfix();
+      return { index: 0, terms: [op, lhs, rhs] };
+    }
+    if (lhs.type === 'call') return { index: 0, terms: lhs.value };
+    return { index: 0, terms: lhs };
+  }
+
+  parseWith(): With[] {
+    const withs: With[] = [];
+    do {
+      const from = this.pos;
+      this.next();
+      if (!this.isIdent() && !(this.tk() === K.Ident && this.keywordAsRef())) this.illegal('expected ident');
+      const target = this.parseTerm();
+      if (target.type !== 'ref' && target.type !== 'var') this.illegal('expected with target path');
+      if (!this.isKw('as')) this.illegal('expected as keyword');
+      this.next();
+      const value = this.parseTermInfix();
+      withs.push({ target, value, location: this.span(from) });
+    } while (this.isKw('with'));
+    return withs;
+  }
+
+  parseSome(): Expr {
+    const someLoc = this.loc();
+    const s = this.save();
+    this.next();
+    let term: Term | undefined;
+    try {
+      term = this.parseTermInfix();
+    } catch (e) {
+      if (!(e instanceof ParseAbort)) throw e;
+    }
+    if (term && term.type === 'call') {
+      const name = refName(term.value[0]!);
+      if (name === 'internal.member_2') {
+        if (term.value.length !== 3) this.illegal('illegal domain');
+      } else if (name === 'internal.member_3') {
+        if (term.value.length !== 4) this.illegal('illegal domain');
+      } else {
+        this.illegal('expected `x in xs` or `x, y in xs` expression');
+      }
+      const decl: SomeDecl = { type: 'somedecl', symbols: [term], location: someLoc };
+      const expr: Expr = { index: 0, terms: decl };
+      if (this.isKw('with')) expr.with = this.parseWith();
+      return expr;
+    }
+    this.restore(s);
+    const symbols: Term[] = [];
+    for (;;) {
+      this.next();
+      if (!this.isIdent()) this.illegal('expected var');
+      symbols.push(this.parseVar());
+      this.next();
+      if (this.tk() !== K.Comma) break;
+    }
+    return { index: 0, terms: { type: 'somedecl', symbols, location: someLoc } };
+  }
+
+  parseEvery(): Expr {
+    const everyLoc = this.loc();
+    this.next();
+    const term = this.parseTermInfix();
+    if (term.type !== 'call') this.illegal('expected `x[, y] in xs { ... }` expression');
+    const name = refName(term.value[0]!);
+    let key: Term | null = null;
+    let value: Term;
+    let domain: Term;
+    if (name === 'internal.member_2') {
+      if (term.value.length !== 3) this.illegal('illegal domain');
+      value = term.value[1]!;
+      domain = term.value[2]!;
+    } else if (name === 'internal.member_3') {
+      if (term.value.length !== 4) this.illegal('illegal domain');
+      key = term.value[1]!;
+      value = term.value[2]!;
+      domain = term.value[3]!;
+      if (key.type !== 'var') this.illegal('expected key to be a variable');
+    } else {
+      this.illegal('expected `x[, y] in xs { ... }` expression');
+    }
+    if (value.type !== 'var') this.illegal('expected value to be a variable');
+    if (this.tk() !== K.LBrace) this.illegal('missing body');
+    this.next();
+    const body = this.parseBody(K.RBrace);
+    this.next();
+    const every: Every = { type: 'every', key, value, domain, body, location: everyLoc };
+    const expr: Expr = { index: 0, terms: every };
+    if (this.isKw('with')) expr.with = this.parseWith();
+    return expr;
+  }
+}
+
+/** `a.b.c` for a ref of a var followed by strings, else undefined. */
+export function refName(t: Term): string | undefined {
+  if (t.type === 'var') return t.value;
+  if (t.type !== 'ref') return undefined;
+  const parts: string[] = [];
+  for (let i = 0; i < t.value.length; i++) {
+    const e = t.value[i]!;
+    if (i === 0 ? e.type !== 'var' : e.type !== 'string') return undefined;
+    parts.push((e as { value: string }).value);
+  }
+  return parts.join('.');
+}
+
+/** OPA's ValueName for error messages. */
+export function valueName(t: Term): string {
+  switch (t.type) {
+    case 'null':
+      return 'null';
+    case 'boolean':
+      return 'boolean';
+    case 'number':
+      return 'number';
+    case 'string':
+      return 'string';
+    case 'var':
+      return 'var';
+    case 'ref':
+      return 'ref';
+    case 'array':
+      return 'array';
+    case 'object':
+      return 'object';
+    case 'set':
+      return 'set';
+    case 'call':
+      return 'call';
+    case 'arraycomprehension':
+      return 'arraycomprehension';
+    case 'setcomprehension':
+      return 'setcomprehension';
+    case 'objectcomprehension':
+      return 'objectcomprehension';
+  }
+}
+
+/** OPA rejects numbers whose binary exponent exceeds 1e5 (about 30103 decimal digits). */
+function numberTooBig(text: string): boolean {
+  const m = /^-?(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/.exec(text);
+  if (!m) return false;
+  const exp = m[3] ? Number(m[3]) : 0;
+  const intPart = (m[1] ?? '').replace(/^0+/, '');
+  const frac = m[2] ?? '';
+  let mag: number;
+  if (intPart.length > 0) mag = intPart.length - 1 + exp;
+  else {
+    const lead = frac.length - frac.replace(/^0+/, '').length;
+    if (lead === frac.length) return false; // zero
+    mag = -(lead + 1) + exp;
+  }
+  return Math.abs(mag) > 30100 || !Number.isFinite(exp);
+}
