@@ -1,0 +1,63 @@
+// Assembles the Hono application: request logging and metrics around every request,
+// then one module per API family. OPA answers unknown paths with Go's "404 page not
+// found" and known resources with a wrong method with an empty 405.
+
+import { Hono } from 'hono';
+import { Registry } from 'prom-client';
+import { resolveContext, type App, type Env, type ServerContext, type ServerOptions } from './context.js';
+import { createHttpMetrics, registerMetricsEndpoint } from './metrics.js';
+import { registerDataRead } from './routes/data-read.js';
+import { registerDataWrite } from './routes/data-write.js';
+import { registerV0 } from './routes/v0.js';
+import { registerPolicies } from './routes/policies.js';
+import { registerQuery } from './routes/query.js';
+import { registerCompile } from './routes/compile.js';
+import { registerBatch } from './routes/batch.js';
+import { registerHealth } from './routes/health.js';
+import { registerConfigStatus } from './routes/config.js';
+import { registerIndex } from './routes/index-page.js';
+import { errorResponse, toHttpError } from './errors.js';
+import { requestLogger } from './logging.js';
+
+export interface CreatedApp {
+  app: App;
+  ctx: ServerContext;
+  registry: Registry;
+}
+
+const METHOD_NOT_ALLOWED = ['/v0/data', '/v0/data/*', '/v1/data', '/v1/data/*', '/v1/policies', '/v1/policies/*', '/v1/query', '/v1/query/*'];
+
+export function createApp(opts: ServerOptions): CreatedApp {
+  const ctx = resolveContext(opts);
+  const registry = opts.registry ?? new Registry();
+  const metrics = createHttpMetrics(registry, opts.processMetrics ?? true);
+  const app = new Hono<Env>();
+
+  if (opts.logger) app.use('*', requestLogger(opts.logger));
+  app.use('*', metrics.middleware);
+
+  registerHealth(app, ctx);
+  registerMetricsEndpoint(app, registry);
+  registerDataRead(app, ctx);
+  registerDataWrite(app, ctx);
+  registerV0(app, ctx);
+  registerPolicies(app, ctx);
+  registerQuery(app, ctx);
+  registerCompile(app, ctx);
+  registerBatch(app, ctx);
+  registerConfigStatus(app, ctx);
+  registerIndex(app, ctx);
+
+  for (const p of METHOD_NOT_ALLOWED) {
+    app.all(p, (c) => {
+      c.set('handler', 'catchall');
+      return new Response(null, { status: 405 });
+    });
+  }
+  app.notFound((c) => {
+    c.set('handler', 'catchall');
+    return new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
+  });
+  app.onError((err) => errorResponse(toHttpError(err)));
+  return { app, ctx, registry };
+}

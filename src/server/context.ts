@@ -1,0 +1,147 @@
+// Server options, and the resolved settings every route module shares.
+
+import { randomUUID } from 'node:crypto';
+import * as fs from 'node:fs';
+import type { Hono } from 'hono';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import type { Value } from '../eval/value/index.js';
+import type { Engine } from './engine.js';
+import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
+import type { GzipSettings } from './respond.js';
+import { dataPathToRef } from './params.js';
+
+export interface PluginStatus {
+  /** "OK" is healthy; other states ("NOT_READY", "ERROR", ...) are not. */
+  state: string;
+  message?: string;
+}
+
+/** What a decision log plugin receives for each decision (the same id is in the response). */
+export interface DecisionEvent {
+  decision_id: string;
+  path?: string;
+  query?: string;
+  input?: Value;
+  result?: Value;
+  error?: { code: string; message: string };
+  timestamp: string;
+  metrics?: Record<string, number>;
+  requested_by?: string;
+}
+
+export interface VersionInfo {
+  version: string;
+  build_commit: string;
+  build_timestamp: string;
+  build_hostname: string;
+}
+
+export interface ServerOptions {
+  engine: Engine;
+  /** The active configuration (as loaded from the config file and --set). */
+  config?: Record<string, unknown>;
+  logger?: Logger;
+  /** Plugin states for /health?plugins and health policies. */
+  pluginStatus?: () => Record<string, PluginStatus | undefined>;
+  /** The status plugin's current report for GET /v1/status; undefined when it is not enabled. */
+  status?: () => Value | undefined;
+  /** Set when decision logging is enabled: responses then carry decision_id. */
+  decisionLogger?: (event: DecisionEvent) => void | Promise<void>;
+  decisionIdFactory?: () => string;
+  limits?: Partial<BodyLimits>;
+  gzip?: Partial<GzipSettings>;
+  /** Registry for /metrics; a fresh one per app by default. */
+  registry?: Registry;
+  /** Also expose Node process metrics on /metrics (default true). */
+  processMetrics?: boolean;
+  version?: Partial<VersionInfo>;
+}
+
+export interface ServerContext {
+  engine: Engine;
+  opts: ServerOptions;
+  config: Record<string, unknown>;
+  limits: BodyLimits;
+  gzip: GzipSettings;
+  defaultDecision: Value[];
+  version: VersionInfo;
+  /** A new decision id, or undefined when decision logging is off. */
+  decisionId(): string | undefined;
+  logDecision(event: Omit<DecisionEvent, 'timestamp'>): void;
+  logger?: Logger;
+}
+
+export type Env = { Variables: { handler: string } };
+export type App = Hono<Env>;
+
+function get(obj: unknown, ...path: string[]): unknown {
+  let cur = obj;
+  for (const k of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string, unknown>)[k];
+  }
+  return cur;
+}
+
+function positive(v: unknown): number | undefined {
+  return typeof v === 'number' && v > 0 ? v : undefined;
+}
+
+function packageVersion(): string {
+  try {
+    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
+    return pkg.version ?? 'dev';
+  } catch {
+    return 'dev';
+  }
+}
+
+export function resolveContext(opts: ServerOptions): ServerContext {
+  const config = opts.config ?? {};
+  const limits: BodyLimits = {
+    maxLength: opts.limits?.maxLength ?? positive(get(config, 'server', 'decoding', 'max_length')) ?? DEFAULT_LIMITS.maxLength,
+    gzipMaxLength:
+      opts.limits?.gzipMaxLength ??
+      positive(get(config, 'server', 'decoding', 'gzip', 'max_length')) ??
+      DEFAULT_LIMITS.gzipMaxLength,
+    maxDepth: opts.limits?.maxDepth ?? DEFAULT_LIMITS.maxDepth,
+  };
+  const level = get(config, 'server', 'encoding', 'gzip', 'compression_level');
+  const gzip: GzipSettings = {
+    minLength: opts.gzip?.minLength ?? positive(get(config, 'server', 'encoding', 'gzip', 'min_length')) ?? 1024,
+    level: opts.gzip?.level ?? (typeof level === 'number' ? level : 9),
+  };
+  const dd = get(config, 'default_decision');
+  const defaultDecision = dataPathToRef(typeof dd === 'string' ? dd : '/system/main');
+  const version: VersionInfo = {
+    version: opts.version?.version ?? packageVersion(),
+    build_commit: opts.version?.build_commit ?? '',
+    build_timestamp: opts.version?.build_timestamp ?? '',
+    build_hostname: opts.version?.build_hostname ?? '',
+  };
+  const logger = opts.logger;
+  return {
+    engine: opts.engine,
+    opts,
+    config,
+    limits,
+    gzip,
+    defaultDecision,
+    version,
+    logger,
+    decisionId: () => (opts.decisionLogger ? (opts.decisionIdFactory ?? randomUUID)() : undefined),
+    logDecision: (event) => {
+      const sink = opts.decisionLogger;
+      if (!sink || !event.decision_id) return;
+      try {
+        const p = sink({ ...event, timestamp: new Date().toISOString() });
+        if (p && typeof (p as Promise<void>).catch === 'function') {
+          (p as Promise<void>).catch((e: unknown) => logger?.error({ err: e }, 'decision log failed'));
+        }
+      } catch (e) {
+        logger?.error({ err: e }, 'decision log failed');
+      }
+    },
+  };
+}

@@ -1,0 +1,133 @@
+// What the HTTP server needs from the policy engine. The server never parses or
+// evaluates Rego itself: it speaks HTTP, reads and writes base documents through the
+// Store, and asks an Engine for everything that depends on Rego semantics.
+// engine-regolith.ts adapts the library API (src/index.ts) to this interface.
+
+import type { Value } from '../eval/value/index.js';
+import type { Snapshot, Store } from '../storage/index.js';
+
+export interface ErrorLocation {
+  file: string;
+  row: number;
+  col: number;
+}
+
+/** A parse, compile or evaluation error as OPA reports it in `errors[]`. */
+export interface AstError {
+  code: string;
+  message: string;
+  location?: ErrorLocation;
+  details?: unknown;
+}
+
+export type EngineErrorKind =
+  /** The text could not be parsed (module or query). */
+  | 'parse'
+  /** Parsed, but compiling failed (including: other modules depend on a deleted one). */
+  | 'compile'
+  /** Evaluation failed (conflicts, built-in errors under strict mode, limits...). */
+  | 'eval'
+  /** The request itself is unusable (e.g. an empty module). */
+  | 'bad_request'
+  /** The engine does not implement this yet (e.g. partial evaluation). */
+  | 'unimplemented';
+
+export class EngineError extends Error {
+  readonly kind: EngineErrorKind;
+  readonly errors: AstError[];
+  constructor(kind: EngineErrorKind, message: string, errors: AstError[] = []) {
+    super(message);
+    this.name = 'EngineError';
+    this.kind = kind;
+    this.errors = errors;
+  }
+}
+
+export type ExplainMode = 'notes' | 'fails' | 'full' | 'debug';
+
+export interface EvalOptions {
+  /** The input document; undefined means "no input" (not null). */
+  input?: Value;
+  strictBuiltinErrors?: boolean;
+  /** Collect metrics (timer_*_ns, counter_*) into the result. */
+  metrics?: boolean;
+  /** Collect the superset of metrics OPA calls instrumentation. */
+  instrument?: boolean;
+  explain?: ExplainMode;
+  /** Explanations in the human-readable (string lines) form. */
+  pretty?: boolean;
+  /** The data snapshot to evaluate against (one consistent view per decision). */
+  snapshot?: Snapshot;
+}
+
+export interface EvalResult {
+  /** The document's value; undefined when the document is undefined. */
+  result?: Value;
+  metrics?: Record<string, number>;
+  explanation?: Value;
+}
+
+export interface QueryResult {
+  /** One object of variable bindings per solution (wildcards excluded). */
+  result: Record<string, Value>[];
+  metrics?: Record<string, number>;
+  explanation?: Value;
+}
+
+export interface CompileRequest {
+  query: string;
+  input?: Value;
+  /** Terms treated as unknown (Rego text); undefined means ["input"]. */
+  unknowns?: string[];
+  options?: { disableInlining?: string[]; nondeterministicBuiltins?: boolean };
+}
+
+export interface CompileResult {
+  /** `{}` or `{ queries: [...], support?: [...] }`, already in OPA's JSON AST shape. */
+  result: Value;
+  metrics?: Record<string, number>;
+  explanation?: Value;
+}
+
+export interface PolicyModule {
+  id: string;
+  raw: string;
+  /** OPA-shaped JSON AST of the module. */
+  ast: Value;
+}
+
+export interface WriteResult {
+  metrics?: Record<string, number>;
+}
+
+export interface Engine {
+  /** The store the engine evaluates against and keeps its policies in. */
+  readonly store: Store;
+
+  listPolicies(): PolicyModule[];
+  getPolicy(id: string): PolicyModule | undefined;
+  /**
+   * Parses, compiles (with every other module) and installs a module, atomically.
+   * Throws EngineError('parse' | 'compile' | 'bad_request') and changes nothing on failure.
+   */
+  putPolicy(id: string, raw: string, opts?: { metrics?: boolean }): Promise<WriteResult>;
+  /**
+   * Removes a module. Throws StorageError(not found) when missing, EngineError('compile')
+   * when the remaining modules no longer compile (others depend on it).
+   */
+  deletePolicy(id: string, opts?: { metrics?: boolean }): Promise<WriteResult>;
+
+  /** Paths (string segments under data) of every rule: virtual documents that cannot be written. */
+  virtualDocumentPaths(): string[][];
+  /** Whether rules define a document at exactly this ref (for "document undefined" vs "document missing"). */
+  hasRulesAt(ref: Value[]): boolean;
+
+  /** Evaluates the document at data.<ref> (segments are strings or integers). */
+  evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult>;
+  /** Runs an ad-hoc query (Rego body text). Throws EngineError('parse' | 'compile' | 'eval'). */
+  query(query: string, opts: EvalOptions): Promise<QueryResult>;
+  /** Checks that a query parses; throws EngineError('parse'). */
+  validateQuery(query: string): void;
+  /** Partial evaluation for POST /v1/compile; may throw EngineError('unimplemented'). */
+  compile(req: CompileRequest, opts: EvalOptions): Promise<CompileResult>;
+}

@@ -1,0 +1,6 @@
+// The HTTP server: createApp (a Hono app, for tests or embedding) and startServer.
+export { createApp, type CreatedApp } from './app.js';
+export { startServer, parseAddr, type StartOptions, type RunningServer } from './start.js';
+export type { ServerOptions, PluginStatus, DecisionEvent, VersionInfo } from './context.js';
+export * from './engine.js';
+export { HttpError, Code, Msg } from './errors.js';

@@ -1,0 +1,47 @@
+// Webhook-style reads with unwrapped bodies: POST /v0/data/{path} and POST / (the
+// default decision, data.system.main unless configured). The body is the input itself;
+// the answer is the document itself, or 404 undefined_document when it is undefined.
+
+import type { Context } from 'hono';
+import type { Value } from '../../eval/value/index.js';
+import type { App, Env, ServerContext } from '../context.js';
+import { decodeDocument, readBody } from '../body.js';
+import { Code, HttpError, Msg, toHttpError } from '../errors.js';
+import { route } from '../handler.js';
+import { boolParam, dataPathToRef, pathAfter, refText, splitURL } from '../params.js';
+import { sendJSON, valueText } from '../respond.js';
+
+async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], compress: boolean): Promise<Response> {
+  const { query: q } = splitURL(c.req.url);
+  const buf = await readBody(c.req.raw, ctx.limits, 'unexpected parse error for input: could not decompress the body');
+  const input = decodeDocument(c.req.raw, buf, ctx.limits, 'unexpected parse error for input: body contains malformed input document');
+  const decisionId = ctx.decisionId();
+  const path = refText(ref);
+  let res;
+  try {
+    res = await ctx.engine.evaluate(ref, { input, snapshot: ctx.engine.store.snapshot() });
+  } catch (e) {
+    const err = toHttpError(e);
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, error: err.body });
+    throw err;
+  }
+  if (res.result === undefined) {
+    const kind = ctx.engine.hasRulesAt(ref) ? Msg.foundUndefined : Msg.missing;
+    const err = new HttpError(404, Code.undefinedDocument, `${kind}: ${path}`);
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, error: err.body });
+    throw err;
+  }
+  if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, result: res.result });
+  const text = valueText(res.result, boolParam(q, 'pretty'));
+  return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: c.req.header('accept-encoding') } } : {});
+}
+
+export function registerV0(app: App, ctx: ServerContext): void {
+  const v0 = route('v0/data', (c) => evaluateV0(c, ctx, dataPathToRef(pathAfter(splitURL(c.req.url).path, '/v0/data')), true));
+  app.post('/v0/data', v0);
+  app.post('/v0/data/*', v0);
+  app.post(
+    '/',
+    route('index', (c) => evaluateV0(c, ctx, ctx.defaultDecision, false)),
+  );
+}

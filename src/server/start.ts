@@ -1,0 +1,73 @@
+// Starts a listening server. close() stops accepting connections, lets requests in flight
+// finish (up to a grace period), closes idle keep-alive connections, and resolves when
+// the socket is closed.
+
+import { serve } from '@hono/node-server';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import pino, { type Logger } from 'pino';
+import { createApp } from './app.js';
+import type { ServerOptions } from './context.js';
+import type { Engine } from './engine.js';
+
+export interface StartOptions extends Omit<ServerOptions, 'engine' | 'logger' | 'config'> {
+  /** "host:port", ":port" or "port"; port 0 picks a free port. Default "localhost:8181". */
+  addr?: string;
+  engine: Engine;
+  config?: Record<string, unknown>;
+  logger?: Logger;
+  /** How long close() waits for requests in flight before cutting connections (ms). */
+  shutdownGraceMs?: number;
+}
+
+export interface RunningServer {
+  /** "http://host:port" of the listening socket. */
+  url: string;
+  port: number;
+  host: string;
+  close(): Promise<void>;
+}
+
+export function parseAddr(addr: string): { host: string; port: number } {
+  const s = addr.replace(/^https?:\/\//, '');
+  const i = s.lastIndexOf(':');
+  if (i < 0) return { host: 'localhost', port: Number(s) };
+  const host = s.slice(0, i).replace(/^\[|\]$/g, '') || '0.0.0.0';
+  return { host, port: Number(s.slice(i + 1)) };
+}
+
+export function startServer(opts: StartOptions): Promise<RunningServer> {
+  const logger = opts.logger ?? pino({ level: 'info' });
+  const { host, port } = parseAddr(opts.addr ?? 'localhost:8181');
+  const { app } = createApp({ ...opts, logger });
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
+      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+      const url = `http://${shownHost}:${info.port}`;
+      logger.info({ addrs: [url] }, 'Initializing server.');
+      let closing: Promise<void> | undefined;
+      resolve({
+        url,
+        port: info.port,
+        host: info.address,
+        close: () => (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000)),
+      });
+    }) as Server;
+    server.once('error', reject);
+  });
+}
+
+function shutdown(server: Server, logger: Logger, graceMs: number): Promise<void> {
+  logger.info('Shutting down...');
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    timer.unref();
+    server.close(() => {
+      clearTimeout(timer);
+      logger.info('Server shutdown.');
+      resolve();
+    });
+    // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
+    server.closeIdleConnections();
+  });
+}
