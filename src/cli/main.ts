@@ -1,4 +1,7 @@
 #!/usr/bin/env node
-// The `regolith` command. Subcommands are added by the CLI issue.
-console.error('regolith: no subcommands yet');
-process.exit(2);
+// Entry point of the `regolith` command (built to dist/cli/main.js, the package's bin).
+import { run } from './program.js';
+
+const code = await run(process.argv);
+// Let pending output drain before exiting with the command's status.
+process.exitCode = code;

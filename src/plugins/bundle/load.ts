@@ -62,7 +62,15 @@ function decodeSignatures(bytes: Uint8Array): SignaturesConfig {
 /** Builds a Bundle from its files; throws BundleError with OPA's messages. */
 export async function loadBundle(entries: BundleEntry[], opts: LoadOptions = {}): Promise<Bundle> {
   const sigEntry = entries.find((e) => e.path === SIGNATURES_FILE);
-  const signatures = sigEntry && !opts.skipVerify ? decodeSignatures(sigEntry.bytes) : undefined;
+  let signatures: SignaturesConfig | undefined;
+  if (sigEntry) {
+    try {
+      signatures = decodeSignatures(sigEntry.bytes);
+    } catch (e) {
+      // Without verification the file is only informative (shown by inspect).
+      if (!opts.skipVerify) throw e;
+    }
+  }
   const patchEntry = entries.find((e) => e.path === 'patch.json');
 
   const bundle: Bundle = {

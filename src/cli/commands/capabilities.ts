@@ -1,0 +1,81 @@
+// `regolith capabilities`: the capabilities document (built-ins with their type
+// declarations, future keywords, features) in OPA's JSON shape, from the one table of
+// built-ins. Without flags it lists the capabilities versions known, as `opa` does.
+
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import '../../eval/builtins/index.js';
+import { capabilitiesBuiltins } from '../../eval/builtins/registry.js';
+import { CLIError, examples, out } from '../io.js';
+import { regolithVersion } from '../version-info.js';
+
+/** Go marshals type declarations as maps: keys in sorted order. */
+function sortKeys(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeys);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]));
+  }
+  return v;
+}
+
+export function currentCapabilities(v0: boolean): Record<string, unknown> {
+  return {
+    builtins: capabilitiesBuiltins().map((b) => {
+      const { decl, ...rest } = b as { decl: unknown };
+      return { ...rest, decl: sortKeys(decl) };
+    }),
+    future_keywords: futureKeywords(v0),
+    wasm_abi_versions: [],
+    features: v0 ? ['keywords_in_refs'] : ['keywords_in_refs', 'rego_v1'],
+  };
+}
+
+function futureKeywords(v0: boolean): string[] {
+  // In v1 the former future keywords are part of the language; v0 policies import them.
+  return v0 ? ['contains', 'every', 'if', 'in'] : ['and', 'not', 'or'];
+}
+
+export function registerCapabilities(program: Command): Command {
+  return program
+    .command('capabilities')
+    .description('Print the capabilities of regolith')
+    .option('--current', 'print current capabilities')
+    .option('--version <version>', 'print capabilities of a specific version')
+    .option('--file <path>', 'print capabilities defined by a file')
+    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
+    .addHelpText(
+      'after',
+      examples([
+        'regolith capabilities                 # list the capabilities versions known',
+        'regolith capabilities --current       # the built-ins and features of this build',
+        'regolith capabilities --file caps.json',
+      ]),
+    )
+    .action((opts: { current?: boolean; version?: string; file?: string; v0Compatible?: boolean }) => {
+      const mine = `v${regolithVersion()}`;
+      let caps: unknown;
+      if (opts.version) {
+        if (opts.version !== mine) throw new CLIError(`no capabilities version found ${opts.version}`);
+        caps = currentCapabilities(!!opts.v0Compatible);
+      } else if (opts.file) {
+        let text: string;
+        try {
+          text = readFileSync(opts.file, 'utf8');
+        } catch {
+          throw new CLIError(`open ${opts.file}: no such file or directory`);
+        }
+        try {
+          caps = JSON.parse(text);
+        } catch (e) {
+          throw new CLIError(`${opts.file}: ${(e as Error).message}`);
+        }
+      } else if (opts.current) {
+        caps = currentCapabilities(!!opts.v0Compatible);
+      } else {
+        out(mine);
+        return;
+      }
+      out(JSON.stringify(caps, null, 2));
+    });
+}

@@ -1,0 +1,12 @@
+// The registry of subcommands. Each entry adds one subcommand to the program and returns
+// it; commands not listed here (eval, test, fmt, run, bench) do not exist yet.
+
+import type { Command } from 'commander';
+import { registerBuild } from './build.js';
+import { registerCapabilities } from './capabilities.js';
+import { registerInspect } from './inspect.js';
+import { registerVersion } from './version.js';
+
+export type RegisterCommand = (program: Command) => Command;
+
+export const commands: RegisterCommand[] = [registerBuild, registerCapabilities, registerInspect, registerVersion];

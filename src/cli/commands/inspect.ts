@@ -1,0 +1,58 @@
+// `regolith inspect`: a bundle's manifest, signatures and which files contribute to
+// which namespace of `data`, as a table (pretty) or OPA's JSON document.
+
+import { statSync } from 'node:fs';
+import type { Command } from 'commander';
+import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../plugins/bundle/index.js';
+import { CLIError, bold, examples, out } from '../io.js';
+import { renderTable, truncate } from '../table.js';
+
+function pretty(info: BundleInfo): string {
+  let text = '';
+  const m = info.manifest;
+  const rows: string[][] = [];
+  if (m.rego_version !== undefined) rows.push(['Rego Version', String(m.rego_version)]);
+  if (m.revision) rows.push(['Revision', truncate(m.revision)]);
+  const roots = m.roots ?? [''];
+  if (roots.length > 1) for (const r of [...roots].sort()) rows.push(['Roots', truncate(r)]);
+  else if (roots[0]) rows.push(['Roots', truncate(roots[0])]);
+  if (m.metadata && Object.keys(m.metadata).length) rows.push(['Metadata', truncate(JSON.stringify(m.metadata))]);
+  if (rows.length) text += `${bold('MANIFEST:')}\n${renderTable(['Field', 'Value'], rows)}`;
+
+  const sigs = info.signatures_config.signatures ?? [];
+  if (sigs.length) {
+    text += `${bold('SIGNATURES:')}\n${renderTable(['Field', 'Value'], sigs.map((s) => ['Signature', truncate(s)]))}`;
+  }
+
+  const ns: string[][] = [];
+  for (const [k, files] of Object.entries(info.namespaces)) for (const f of files) ns.push([k, truncate(f)]);
+  if (ns.length) text += `${bold('NAMESPACES:')}\n${renderTable(['Namespace', 'File'], ns)}`;
+  return text;
+}
+
+export function registerInspect(program: Command): Command {
+  return program
+    .command('inspect')
+    .description('Inspect a bundle')
+    .argument('<path>', 'a bundle directory or .tar.gz')
+    .option('-f, --format <format>', 'set output format (pretty, json)', 'pretty')
+    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
+    .addHelpText(
+      'after',
+      examples(['regolith inspect bundle.tar.gz', 'regolith inspect --format json policies/']),
+    )
+    .action(async (path: string, opts: { format: string }) => {
+      if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
+      let info: BundleInfo;
+      try {
+        // Like `opa inspect`, signatures are shown but not verified.
+        const bundle = await readBundle(path, { skipVerify: true });
+        info = inspectBundle(bundle, statSync(path).isDirectory());
+      } catch (e) {
+        if (e instanceof BundleError) throw new CLIError(e.message);
+        throw e;
+      }
+      if (opts.format === 'json') out(JSON.stringify(info, null, 2));
+      else process.stdout.write(pretty(info));
+    });
+}

@@ -1,0 +1,80 @@
+// Runs the built `regolith` binary the way a user does. The package is built once per
+// test run: concurrent runs (two vitest workers, another engineer's run) serialise on a
+// lock directory, and a build newer than every source file is reused. Each test process
+// then runs its own snapshot of dist/, so a rebuild elsewhere (tsup empties dist/ first)
+// cannot pull the binary away mid-test.
+
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+export const ROOT = resolve(import.meta.dirname, '../..');
+const DIST = join(ROOT, 'dist');
+const SNAPSHOT = join(ROOT, `node_modules/.cache/regolith-cli-${process.pid}-${Math.random().toString(36).slice(2, 8)}`);
+/** The snapshot of dist/cli/main.js this process runs (node_modules still resolve from ROOT). */
+export const BIN = join(SNAPSHOT, 'cli/main.js');
+const LOCK = join(ROOT, 'node_modules/.cache/regolith-cli-build.lock');
+
+function newestSource(dir: string): number {
+  let newest = 0;
+  for (const name of readdirSync(dir)) {
+    const p = join(dir, name);
+    const st = statSync(p);
+    newest = Math.max(newest, st.isDirectory() ? newestSource(p) : st.mtimeMs);
+  }
+  return newest;
+}
+
+function fresh(): boolean {
+  const main = join(DIST, 'cli/main.js');
+  return existsSync(main) && statSync(main).mtimeMs >= newestSource(join(ROOT, 'src'));
+}
+
+function sleep(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+export function ensureBuilt(): void {
+  mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      break;
+    } catch {
+      // Someone else is building; a lock older than 5 minutes is stale.
+      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 300_000) rmdirSync(LOCK);
+      if (Date.now() > deadline) throw new Error('timed out waiting for another build');
+      sleep(250);
+    }
+  }
+  try {
+    if (!fresh()) {
+      const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
+      if (r.status !== 0 || !existsSync(join(DIST, 'cli/main.js'))) {
+        throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
+      }
+    }
+    rmSync(SNAPSHOT, { recursive: true, force: true });
+    cpSync(DIST, SNAPSHOT, { recursive: true });
+    process.on('exit', () => rmSync(SNAPSHOT, { recursive: true, force: true }));
+  } finally {
+    rmdirSync(LOCK);
+  }
+}
+
+export interface Result {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export function regolith(args: string[], opts: { cwd?: string; input?: string; env?: Record<string, string> } = {}): Result {
+  const r = spawnSync(process.execPath, [BIN, ...args], {
+    cwd: opts.cwd ?? ROOT,
+    input: opts.input,
+    encoding: 'utf8',
+    env: { ...process.env, NO_COLOR: '1', ...opts.env },
+  });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
