@@ -1,0 +1,240 @@
+// The compiler: many modules -> one CompiledPolicy (the package tree of checked, rewritten
+// rules). Bodies are turned into closures by the evaluator (src/eval/plan), once per rule.
+
+import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
+import { getBuiltin } from '../eval/builtins/registry.js';
+import { compileError, RegoCompileError } from './errors.js';
+import { LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
+import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
+import { checkHead, reorderDeep } from './rewrite.js';
+import type { SafetyCtx } from './safety.js';
+import { forEachVarShallow, refName } from './terms.js';
+import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
+import { checkRecursion } from './recursion.js';
+import { checkCalls } from './typecheck.js';
+
+export { RegoCompileError } from './errors.js';
+export { RuleNode, type CompiledRule } from './tree.js';
+
+export interface CompileOptions {
+  /** Reject deprecated built-ins and v1 restrictions (default true for v1 modules). */
+  strict?: boolean;
+}
+
+export interface CompiledQuery {
+  body: Body;
+  /** Vars of the query as the user wrote them, in order of first appearance (not wildcards). */
+  outputVars: string[];
+  namer: LocalNamer;
+}
+
+export class CompiledPolicy {
+  constructor(
+    readonly root: RuleNode,
+    readonly modules: Module[],
+  ) {}
+
+  /** Rewrites and checks a query body against this policy. Throws RegoCompileError. */
+  compileQuery(body: Body): CompiledQuery {
+    const errors: RegoErrorDetail[] = [];
+    const namer = new LocalNamer();
+    const resolver = new Resolver(new Map(), new Set());
+    const resolved = resolver.body(body);
+    const scope = openScope(namer, new Map(), resolved, []);
+    const renamed = renameBody(resolved, scope, namer);
+    const ctx: SafetyCtx = { arityOf: (op) => arityOf(this.root, op), errors, original: namer.original };
+    const { body: ordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
+    checkCalls(ordered, this.root, errors);
+    if (errors.length) throw new RegoCompileError(errors);
+    const outputVars: string[] = [];
+    for (const e of body) {
+      const visit = (t: Term) =>
+        forEachVarShallow(t, (n) => {
+          if (!n.startsWith('$') && n !== 'input' && n !== 'data' && !outputVars.includes(n)) outputVars.push(n);
+        });
+      const t = e.terms;
+      if (Array.isArray(t)) t.slice(1).forEach(visit);
+      else if ((t as { type: string }).type === 'somedecl') {
+        for (const sym of (t as { symbols: Term[] }).symbols) {
+          if (sym.type === 'var') visit(sym);
+          else if (sym.type === 'call') sym.value.slice(1).forEach(visit);
+        }
+      } else if ((t as { type: string }).type !== 'every') visit(t as Term);
+    }
+    return { body: ordered, outputVars: outputVars.filter((n) => scope.has(n)), namer };
+  }
+}
+
+/** Inputs taken by a call's operator (so an extra argument is its output). */
+export function arityOf(root: RuleNode, op: Term): number | undefined {
+  if (op.type === 'ref' && op.value[0]?.type === 'var' && op.value[0].value === 'data') {
+    const path: string[] = [];
+    for (const t of op.value.slice(1)) {
+      if (t.type !== 'string') return undefined;
+      path.push(t.value);
+    }
+    const node = root.find(path);
+    const f = node?.funcs[0];
+    return f ? (f.args?.length ?? 0) : undefined;
+  }
+  const name = refName(op);
+  if (!name) return undefined;
+  const b = getBuiltin(name);
+  if (!b || b.decl.variadic) return undefined;
+  return b.decl.args?.length ?? 0;
+}
+
+let nextRuleId = 0;
+
+function classify(r: Rule, pkg: string[]): { kind: RuleKind; path: string[]; suffix: Term[]; key?: Term; setLeaf: boolean } {
+  const h = r.head;
+  let ref = h.ref.slice();
+  if (h.args) return { kind: 'function', path: [...pkg, ...groundPrefix(ref).path], suffix: [], setLeaf: false };
+  let setLeaf = false;
+  let key: Term | undefined;
+  if (h.value === undefined) {
+    // partial set: `p contains x`, v0 `p[x] { }`
+    setLeaf = true;
+    key = h.key;
+    const last = ref[ref.length - 1];
+    if (key && ref.length > 1 && last && sameTerm(last, key)) ref = ref.slice(0, -1);
+  } else if (h.key !== undefined) {
+    const last = ref[ref.length - 1];
+    if (!(ref.length > 1 && last && sameTerm(last, h.key))) ref = [...ref, h.key];
+  }
+  const g = groundPrefix(ref);
+  const path = [...pkg, ...g.path];
+  if (g.rest.length === 0) return { kind: setLeaf ? 'set' : 'complete', path, suffix: [], key, setLeaf };
+  return { kind: 'general', path, suffix: g.rest, key, setLeaf };
+}
+
+function sameTerm(a: Term, b: Term): boolean {
+  return a.type === b.type && JSON.stringify((a as { value?: unknown }).value) === JSON.stringify((b as { value?: unknown }).value);
+}
+
+function groundPrefix(ref: Term[]): { path: string[]; rest: Term[] } {
+  const path: string[] = [];
+  let i = 0;
+  for (; i < ref.length; i++) {
+    const t = ref[i]!;
+    if (i === 0 && t.type === 'var') path.push(t.value);
+    else if (t.type === 'string') path.push(t.value);
+    else break;
+  }
+  return { path, rest: ref.slice(i) };
+}
+
+export function compile(modules: Module[], _opts: CompileOptions = {}): CompiledPolicy {
+  const errors: RegoErrorDetail[] = [];
+  const root = new RuleNode([], undefined);
+  // rule names per package, across modules
+  const names = new Map<string, Set<string>>();
+  for (const m of modules) {
+    const key = packagePath(m).join('.');
+    let set = names.get(key);
+    if (!set) names.set(key, (set = new Set()));
+    for (const r of m.rules) {
+      const h = r.head.ref[0];
+      if (h && h.type === 'var') set.add(h.value);
+    }
+  }
+  const pending: { cr: CompiledRule; resolver: Resolver }[] = [];
+  for (const m of modules) {
+    const pkg = packagePath(m);
+    const globals = buildGlobals(m, names.get(pkg.join('.'))!);
+    for (const r of m.rules) {
+      const resolver = new Resolver(globals, ruleLocals(r));
+      const cr = toCompiled(r, m, pkg, resolver);
+      addRule(root, cr);
+      pending.push({ cr, resolver });
+    }
+  }
+  checkConflicts(root, errors);
+  for (const { cr } of pending) rewriteRule(cr, root, errors);
+  if (errors.length === 0) {
+    for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkCalls(x.body, root, errors, x);
+    checkRecursion(root, errors);
+  }
+  if (errors.length) throw new RegoCompileError(dedupe(errors));
+  return new CompiledPolicy(root, modules);
+}
+
+function dedupe(errors: RegoErrorDetail[]): RegoErrorDetail[] {
+  const seen = new Set<string>();
+  return errors.filter((e) => {
+    const k = `${e.code}|${e.message}|${e.location?.file}|${e.location?.row}|${e.location?.col}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+}
+
+function toCompiled(r: Rule, m: Module, pkg: string[], res: Resolver, parent?: CompiledRule): CompiledRule {
+  const c = parent ? { kind: parent.kind, path: parent.path, suffix: parent.suffix, key: parent.key, setLeaf: parent.setLeaf } : classify(r, pkg);
+  const h = r.head;
+  const cr: CompiledRule = {
+    id: nextRuleId++,
+    kind: c.kind,
+    path: c.path,
+    suffix: c.suffix.map((t) => res.term(t)),
+    key: c.key ? res.term(c.key) : undefined,
+    value: h.value ? res.term(h.value) : undefined,
+    setLeaf: c.setLeaf,
+    args: parent ? parent.args : h.args?.map((t) => res.term(t)),
+    body: res.body(r.body),
+    isDefault: !!r.default,
+    module: m,
+    rule: r,
+    location: r.location ?? h.location,
+    namer: new LocalNamer(),
+  };
+  if (r.else) cr.else = toCompiled(r.else, m, pkg, res, cr);
+  return cr;
+}
+
+function rewriteRule(cr: CompiledRule, root: RuleNode, errors: RegoErrorDetail[]): void {
+  for (let x: CompiledRule | undefined = cr; x; x = x.else) {
+    const namer = new LocalNamer();
+    x.namer = namer;
+    const argVars: string[] = [];
+    for (const a of x.args ?? []) forEachVarShallow(a, (n) => argVars.push(n));
+    const headTerms = [...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])];
+    const scope: Scope = openScope(namer, new Map(), x.body, [...(x.args ?? []), ...headTerms], []);
+    x.args = x.args?.map((t) => renameTerm(t, scope, namer));
+    x.suffix = x.suffix.map((t) => renameTerm(t, scope, namer));
+    if (x.key) x.key = renameTerm(x.key, scope, namer);
+    if (x.value) x.value = renameTerm(x.value, scope, namer);
+    const body = renameBody(x.body, scope, namer);
+    const ctx: SafetyCtx = { arityOf: (op) => arityOf(root, op), errors, original: namer.original };
+    const bound = new Set<string>();
+    for (const a of x.args ?? []) forEachVarShallow(a, (n) => bound.add(n));
+    const names = new Set<string>(scope.values());
+    const r = reorderDeep(body, bound, names, ctx);
+    x.body = r.body;
+    const heads = [...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])].map((t) => nestedHead(t, r.bound, ctx));
+    checkHead(heads, r.bound, ctx, x.rule.head);
+  }
+}
+
+/** Head terms may hold comprehensions; their bodies are reordered too. */
+function nestedHead(t: Term, bound: Set<string>, ctx: SafetyCtx): Term {
+  if (t.type === 'arraycomprehension' || t.type === 'setcomprehension' || t.type === 'objectcomprehension') {
+    const r = reorderDeep(t.value.body, bound, bound, ctx);
+    return { ...t, value: { ...t.value, body: r.body } } as Term;
+  }
+  return t;
+}
+
+function checkConflicts(node: RuleNode, errors: RegoErrorDetail[]): void {
+  const kinds = (node.complete.length || node.default ? 1 : 0) + (node.sets.length ? 1 : 0) + (node.funcs.length ? 1 : 0);
+  if (kinds > 1) {
+    const r = [...node.allRules()][0]!;
+    errors.push(compileError('rego_type_error', `conflicting rules data.${node.path.join('.')} found`, r.location));
+  }
+  if (node.funcs.length) {
+    const arities = new Set(node.funcs.map((f) => f.args?.length ?? 0));
+    if (arities.size > 1)
+      errors.push(compileError('rego_type_error', `conflicting rules data.${node.path.join('.')} found`, node.funcs[0]!.location));
+  }
+  for (const c of node.children.values()) checkConflicts(c, errors);
+}

@@ -1,0 +1,141 @@
+// Gives every local variable of a rule a name unique within the rule, following Rego's
+// scoping: `some` and `:=` declare a variable in the body where they appear (shadowing
+// an outer one); any other variable belongs to the outermost body that mentions it
+// outside nested bodies; comprehension and `every` bodies are nested scopes.
+// After this pass a name means exactly one slot, so later passes need no scope logic.
+
+import type { Body, Expr, Term, Every, SomeDecl } from '../lang/ast.js';
+import { forEachVarShallow, isEvery, isSome, refName } from './terms.js';
+
+export class LocalNamer {
+  private used = new Map<string, number>();
+  /** unique name -> the name the user wrote (for messages and query bindings). */
+  readonly original = new Map<string, string>();
+
+  fresh(name: string): string {
+    const n = this.used.get(name);
+    if (n === undefined) {
+      this.used.set(name, 1);
+      this.original.set(name, name);
+      return name;
+    }
+    this.used.set(name, n + 1);
+    const u = `${name}#${n}`;
+    this.original.set(u, name);
+    return u;
+  }
+}
+
+export type Scope = Map<string, string>;
+
+const GLOBAL = new Set(['input', 'data']);
+
+function declaredIn(body: Body): string[] {
+  const out: string[] = [];
+  for (const e of body) {
+    const t = e.terms;
+    if (isSome(t)) {
+      for (const sym of t.symbols) {
+        if (sym.type === 'var') out.push(sym.value);
+        else if (sym.type === 'call') {
+          // some k, v in xs: k and v are declared (xs is not)
+          const args = sym.value.slice(1, -1);
+          for (const a of args) forEachVarShallow(a, (n) => out.push(n));
+        }
+      }
+    } else if (Array.isArray(t) && t.length === 3 && refName(t[0]!) === 'assign') {
+      forEachVarShallow(t[1]!, (n) => out.push(n));
+    }
+  }
+  return out;
+}
+
+function ownVars(body: Body, extra: Term[]): string[] {
+  const out: string[] = [];
+  const add = (n: string) => out.push(n);
+  for (const t of extra) forEachVarShallow(t, add);
+  for (const e of body) {
+    const t = e.terms;
+    if (isEvery(t)) forEachVarShallow(t.domain, add);
+    else if (isSome(t)) {
+      for (const sym of t.symbols) if (sym.type === 'call') forEachVarShallow(sym.value[sym.value.length - 1]!, add);
+    } else if (Array.isArray(t)) for (const x of t.slice(1)) forEachVarShallow(x, add);
+    else forEachVarShallow(t as Term, add);
+    for (const w of e.with ?? []) forEachVarShallow(w.value, add);
+  }
+  return out;
+}
+
+/**
+ * Opens a scope for `body` (plus `extra` terms that share it, e.g. a rule head), returning the
+ * scope map. Declared vars shadow the parent; other vars are reused from the parent if known.
+ */
+export function openScope(namer: LocalNamer, parent: Scope, body: Body, extra: Term[], forceLocal: string[] = []): Scope {
+  const scope: Scope = new Map(parent);
+  for (const n of forceLocal) scope.set(n, namer.fresh(n));
+  for (const n of declaredIn(body)) if (!GLOBAL.has(n)) scope.set(n, namer.fresh(n));
+  for (const n of ownVars(body, extra)) if (!scope.has(n) && !GLOBAL.has(n)) scope.set(n, namer.fresh(n));
+  return scope;
+}
+
+export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
+  switch (t.type) {
+    case 'var': {
+      const u = scope.get(t.value);
+      return u === undefined || u === t.value ? t : { ...t, value: u };
+    }
+    case 'call':
+      return { ...t, value: t.value.map((x, i) => (i === 0 ? x : renameTerm(x, scope, namer))) };
+    case 'ref':
+    case 'array':
+    case 'set':
+      return { ...t, value: t.value.map((x) => renameTerm(x, scope, namer)) } as Term;
+    case 'object':
+      return { ...t, value: t.value.map(([k, x]) => [renameTerm(k, scope, namer), renameTerm(x, scope, namer)] as [Term, Term]) };
+    case 'arraycomprehension':
+    case 'setcomprehension': {
+      const sc = openScope(namer, scope, t.value.body, [t.value.term]);
+      return { ...t, value: { term: renameTerm(t.value.term, sc, namer), body: renameBody(t.value.body, sc, namer) } };
+    }
+    case 'objectcomprehension': {
+      const sc = openScope(namer, scope, t.value.body, [t.value.key, t.value.value]);
+      return {
+        ...t,
+        value: { key: renameTerm(t.value.key, sc, namer), value: renameTerm(t.value.value, sc, namer), body: renameBody(t.value.body, sc, namer) },
+      };
+    }
+    default:
+      return t;
+  }
+}
+
+/** Renames a body whose scope has already been opened. */
+export function renameBody(body: Body, scope: Scope, namer: LocalNamer): Body {
+  return body.map((e) => renameExpr(e, scope, namer));
+}
+
+function renameExpr(e: Expr, scope: Scope, namer: LocalNamer): Expr {
+  const t = e.terms;
+  let terms: Expr['terms'];
+  if (isEvery(t)) {
+    const kv: string[] = [];
+    if (t.key) forEachVarShallow(t.key, (n) => kv.push(n));
+    forEachVarShallow(t.value, (n) => kv.push(n));
+    const sc = openScope(namer, scope, t.body, [], kv);
+    const ev: Every = {
+      ...t,
+      key: t.key ? renameTerm(t.key, sc, namer) : null,
+      value: renameTerm(t.value, sc, namer),
+      domain: renameTerm(t.domain, scope, namer),
+      body: renameBody(t.body, sc, namer),
+    };
+    terms = ev;
+  } else if (isSome(t)) {
+    const sd: SomeDecl = { ...t, symbols: t.symbols.map((x) => renameTerm(x, scope, namer)) };
+    terms = sd;
+  } else if (Array.isArray(t)) terms = t.map((x, i) => (i === 0 ? x : renameTerm(x, scope, namer)));
+  else terms = renameTerm(t as Term, scope, namer);
+  const out: Expr = { ...e, terms };
+  if (e.with) out.with = e.with.map((w) => ({ ...w, value: renameTerm(w.value, scope, namer) }));
+  return out;
+}

@@ -1,0 +1,68 @@
+// Applies locals.ts and safety.ts to a rule or query: unique local names, then every body
+// (including comprehension and `every` bodies) reordered for safety, then the head checked.
+
+import type { Body, Expr, Term } from '../lang/ast.js';
+import { compileError } from './errors.js';
+import { reorderBody, shallowBodyVars, displayName, type SafetyCtx } from './safety.js';
+import { forEachVarShallow, isEvery } from './terms.js';
+
+export function reorderDeep(body: Body, bound: Set<string>, names: Set<string>, ctx: SafetyCtx): { body: Body; bound: Set<string> } {
+  const all = new Set(names);
+  for (const n of shallowBodyVars(body)) all.add(n);
+  const inner = body.map((e) => nestedExpr(e, all, ctx));
+  return reorderBody(inner, bound, all, ctx);
+}
+
+function nestedExpr(e: Expr, names: Set<string>, ctx: SafetyCtx): Expr {
+  const t = e.terms;
+  let terms: Expr['terms'];
+  if (isEvery(t)) {
+    const b = new Set(names);
+    if (t.key) forEachVarShallow(t.key, (n) => b.add(n));
+    forEachVarShallow(t.value, (n) => b.add(n));
+    terms = { ...t, domain: nestedTerm(t.domain, names, ctx), body: reorderDeep(t.body, b, b, ctx).body };
+  } else if (Array.isArray(t)) terms = t.map((x) => nestedTerm(x, names, ctx));
+  else if ((t as { type: string }).type === 'somedecl') {
+    const sd = t as Extract<Expr['terms'], { type: 'somedecl' }>;
+    terms = { ...sd, symbols: sd.symbols.map((x) => nestedTerm(x, names, ctx)) };
+  } else terms = nestedTerm(t as Term, names, ctx);
+  const out: Expr = { ...e, terms };
+  if (e.with) out.with = e.with.map((w) => ({ ...w, value: nestedTerm(w.value, names, ctx) }));
+  return out;
+}
+
+function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
+  switch (t.type) {
+    case 'ref':
+    case 'array':
+    case 'set':
+    case 'call':
+      return { ...t, value: t.value.map((x) => nestedTerm(x, names, ctx)) } as Term;
+    case 'object':
+      return { ...t, value: t.value.map(([k, x]) => [nestedTerm(k, names, ctx), nestedTerm(x, names, ctx)] as [Term, Term]) };
+    case 'arraycomprehension':
+    case 'setcomprehension': {
+      const r = reorderDeep(t.value.body, names, names, ctx);
+      checkHead([t.value.term], r.bound, ctx, t);
+      return { ...t, value: { term: nestedTerm(t.value.term, names, ctx), body: r.body } };
+    }
+    case 'objectcomprehension': {
+      const r = reorderDeep(t.value.body, names, names, ctx);
+      checkHead([t.value.key, t.value.value], r.bound, ctx, t);
+      return { ...t, value: { key: nestedTerm(t.value.key, names, ctx), value: nestedTerm(t.value.value, names, ctx), body: r.body } };
+    }
+    default:
+      return t;
+  }
+}
+
+/** Vars of head terms (or a comprehension's head) must be bound by the body. */
+export function checkHead(terms: Term[], bound: Set<string>, ctx: SafetyCtx, at: { location?: Term['location'] }): void {
+  const seen = new Set<string>();
+  for (const t of terms)
+    forEachVarShallow(t, (n) => {
+      if (n === 'input' || n === 'data' || bound.has(n) || seen.has(n)) return;
+      seen.add(n);
+      ctx.errors.push(compileError('rego_unsafe_var_error', `var ${displayName(n, ctx.original)} is unsafe`, at.location));
+    });
+}

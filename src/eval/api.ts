@@ -1,0 +1,144 @@
+// The library API: load modules and data, prepare a query once, evaluate it many times.
+// Values go in and come out as plain JS (an input from JSON.parse is used as is).
+
+import { parseModule, parseQuery, type Body, type Module, type RegoVersion } from '../lang/index.js';
+import { compile, type CompiledPolicy } from '../compiler/index.js';
+import { QueryPlan, IOPending, type RawResult, type RunOptions } from './query.js';
+import { toJS, type Value } from './value/index.js';
+import './builtins/index.js';
+
+export interface RegolithOptions {
+  /** Syntax of modules added without an explicit version (default v1). */
+  regoVersion?: RegoVersion;
+  /** Make built-in errors end evaluation (OPA's strict-builtin-errors). */
+  strictBuiltinErrors?: boolean;
+  /** Where print() output goes (default: stderr). */
+  print?: (message: string) => void;
+}
+
+export interface EvaluateOptions {
+  input?: unknown;
+  /** Override the data document for this evaluation (default: the one set with setData). */
+  data?: unknown;
+  strictBuiltinErrors?: boolean;
+  /** Time budget in milliseconds. */
+  timeoutMs?: number;
+  signal?: AbortSignal;
+  /** Nanoseconds since the epoch for time.now_ns (default: now). */
+  now?: bigint;
+  print?: (message: string) => void;
+  maxDepth?: number;
+}
+
+export interface ExpressionResult {
+  value: unknown;
+  text: string;
+  location?: { row: number; col: number };
+}
+
+export interface QueryResult {
+  expressions: ExpressionResult[];
+  bindings: Record<string, unknown>;
+}
+
+function toResults(raw: RawResult[]): QueryResult[] {
+  return raw.map((r) => {
+    const bindings: Record<string, unknown> = {};
+    for (const [k, v] of r.bindings) bindings[k] = toJS(v);
+    return { expressions: r.expressions.map((e) => ({ value: toJS(e.value), text: e.text, location: e.location })), bindings };
+  });
+}
+
+export class PreparedQuery {
+  constructor(
+    private readonly plan: QueryPlan,
+    private readonly owner: Regolith,
+  ) {}
+
+  private opts(o: EvaluateOptions): RunOptions {
+    return {
+      input: o.input as Value | undefined,
+      data: (o.data ?? this.owner.data) as Value,
+      strict: o.strictBuiltinErrors ?? this.owner.options.strictBuiltinErrors,
+      deadline: o.timeoutMs !== undefined ? Date.now() + o.timeoutMs : undefined,
+      signal: o.signal,
+      now: o.now,
+      print: o.print ?? this.owner.options.print,
+      maxDepth: o.maxDepth,
+    };
+  }
+
+  /** Evaluates synchronously. Throws if the policy needs I/O (use evaluateAsync). */
+  evaluate(o: EvaluateOptions = {}): QueryResult[] {
+    return toResults(this.plan.run(this.opts(o)));
+  }
+
+  /** Rego values (sets, big numbers) instead of plain JS. */
+  evaluateRaw(o: EvaluateOptions = {}): RawResult[] {
+    return this.plan.run(this.opts(o));
+  }
+
+  async evaluateAsync(o: EvaluateOptions = {}): Promise<QueryResult[]> {
+    return toResults(await this.plan.runAsync(this.opts(o)));
+  }
+}
+
+export class Regolith {
+  readonly options: RegolithOptions;
+  private readonly modules = new Map<string, Module>();
+  private compiled: CompiledPolicy | undefined;
+  data: unknown = {};
+
+  constructor(options: RegolithOptions = {}) {
+    this.options = options;
+  }
+
+  /** Parses and adds (or replaces) a module. Throws RegoParseError. */
+  addModule(filename: string, text: string, opts: { regoVersion?: RegoVersion } = {}): this {
+    const m = parseModule(text, { filename, regoVersion: opts.regoVersion ?? this.options.regoVersion ?? 'v1' });
+    this.modules.set(filename, m);
+    this.compiled = undefined;
+    return this;
+  }
+
+  addParsedModule(filename: string, m: Module): this {
+    this.modules.set(filename, m);
+    this.compiled = undefined;
+    return this;
+  }
+
+  removeModule(filename: string): this {
+    this.modules.delete(filename);
+    this.compiled = undefined;
+    return this;
+  }
+
+  /** Sets the base data document (used as is, never copied). */
+  setData(data: unknown): this {
+    this.data = data;
+    return this;
+  }
+
+  /** Compiles the modules (cached until they change). Throws RegoCompileError. */
+  compile(): CompiledPolicy {
+    this.compiled ??= compile([...this.modules.values()]);
+    return this.compiled;
+  }
+
+  /** Prepares a query (e.g. "data.authz.allow" or "x := data.a[_]") for repeated evaluation. */
+  prepare(query: string | Body): PreparedQuery {
+    const policy = this.compile();
+    const body = typeof query === 'string' ? parseQuery(query, { regoVersion: this.options.regoVersion ?? 'v1' }) : query;
+    const cq = policy.compileQuery(body);
+    return new PreparedQuery(new QueryPlan(policy, cq, body), this);
+  }
+
+  /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */
+  decide(path: string, input?: unknown): unknown {
+    const ref = path.startsWith('data') ? path : 'data.' + path.split('/').filter(Boolean).join('.');
+    const r = this.prepare(ref).evaluate({ input });
+    return r[0]?.expressions[0]?.value;
+  }
+}
+
+export { IOPending };

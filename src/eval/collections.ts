@@ -1,0 +1,60 @@
+// Looking up and iterating Rego collections (arrays, objects, sets) the way refs do.
+// Object keys are visited in sorted order, as OPA does; the sorted key list of a plain
+// object is cached (values are immutable), so iterating a large base document is cheap.
+
+import { RObject, RSet, BigNum, compareStrings, type Value, type PlainObject } from './value/index.js';
+
+const keyCache = new WeakMap<object, string[]>();
+
+export function sortedKeysCached(o: PlainObject): string[] {
+  let ks = keyCache.get(o);
+  if (!ks) {
+    ks = Object.keys(o);
+    ks.sort(compareStrings);
+    keyCache.set(o, ks);
+  }
+  return ks;
+}
+
+/** coll[key], or undefined. */
+export function lookup(coll: Value | undefined, key: Value): Value | undefined {
+  if (coll === null || typeof coll !== 'object') return undefined;
+  if (Array.isArray(coll)) {
+    let i: number;
+    if (typeof key === 'number') i = key;
+    else if (key instanceof BigNum) i = key.toDouble();
+    else return undefined;
+    if (!Number.isInteger(i) || i < 0 || i >= coll.length) return undefined;
+    return coll[i];
+  }
+  if (coll instanceof RSet) return coll.has(key) ? key : undefined;
+  if (coll instanceof RObject) return coll.get(key);
+  if (coll instanceof BigNum) return undefined;
+  if (typeof key !== 'string') return undefined;
+  return Object.hasOwn(coll, key) ? (coll as PlainObject)[key] : undefined;
+}
+
+/** Calls fn(key, value) for each element; stops (returning true) when fn returns true. */
+export function iterate(coll: Value | undefined, fn: (k: Value, v: Value) => boolean): boolean {
+  if (coll === null || typeof coll !== 'object') return false;
+  if (Array.isArray(coll)) {
+    for (let i = 0; i < coll.length; i++) if (fn(i, coll[i]!)) return true;
+    return false;
+  }
+  if (coll instanceof RSet) {
+    for (const v of coll.values()) if (fn(v, v)) return true;
+    return false;
+  }
+  if (coll instanceof RObject) {
+    for (const [k, v] of coll.entries()) if (fn(k, v)) return true;
+    return false;
+  }
+  if (coll instanceof BigNum) return false;
+  const o = coll as PlainObject;
+  for (const k of sortedKeysCached(o)) if (fn(k, o[k]!)) return true;
+  return false;
+}
+
+export function isCollection(v: Value | undefined): boolean {
+  return v !== null && typeof v === 'object' && !(v instanceof BigNum);
+}

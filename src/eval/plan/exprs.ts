@@ -1,0 +1,227 @@
+// Compiles body expressions into a chain of Steps. Each expression receives the step
+// that runs the rest of the body; backtracking is the return from that call.
+
+import type { Body, Every, Expr, SomeDecl, Term } from '../../lang/ast.js';
+import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/terms.js';
+import { getBuiltin } from '../builtins/registry.js';
+import type { Frame } from '../context.js';
+import { iterate } from '../collections.js';
+import { equal, toRegoString, type Value } from '../value/index.js';
+import { callWith, resolveCallee } from './calls.js';
+import type { PlanCtx } from './ctx.js';
+import { compileTerm, isPattern } from './terms.js';
+import { STOP, type Step, type TermC } from './types.js';
+import { compileWith } from './with.js';
+
+/** Vars an expression leaves bound when it succeeds. */
+export function exprBinds(e: Expr): string[] {
+  if (e.negated) return [];
+  const t = e.terms;
+  const out: string[] = [];
+  const add = (n: string) => out.push(n);
+  if (isEvery(t)) return [];
+  if (isSome(t)) {
+    for (const s of t.symbols) if (s.type === 'call') for (const a of s.value.slice(1)) forEachVarShallow(a, add);
+    return out;
+  }
+  if (Array.isArray(t)) for (const x of t.slice(1)) forEachVarShallow(x, add);
+  else forEachVarShallow(t as Term, add);
+  return out;
+}
+
+export interface ExprOpts {
+  /** Slot receiving the expression's value (queries report it). */
+  valueSlot?: number;
+}
+
+export function compileBody(body: Body, pc: PlanCtx, tail: Step, opts?: (e: Expr, i: number) => ExprOpts | undefined): { step: Step; bound: Set<string> } {
+  const bounds: Set<string>[] = [];
+  let b = new Set(pc.bound);
+  for (const e of body) {
+    bounds.push(b);
+    b = new Set(b);
+    for (const n of exprBinds(e)) b.add(n);
+  }
+  let next = tail;
+  for (let i = body.length - 1; i >= 0; i--) {
+    const e = body[i]!;
+    const saved = pc.bound;
+    pc.bound = bounds[i]!;
+    try {
+      next = compileExpr(e, pc, next, opts?.(e, i));
+    } finally {
+      pc.bound = saved;
+    }
+  }
+  return { step: next, bound: b };
+}
+
+export function compileExpr(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
+  if (e.with && e.with.length) return compileWith(e, pc, next, (inner, k) => compileExprCore(inner, pc, k, o));
+  return compileExprCore(e, pc, next, o);
+}
+
+function compileExprCore(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
+  if (e.negated) {
+    const inner = compileExprCore({ ...e, negated: false }, pc, STOP);
+    const vs = o?.valueSlot;
+    return (fr) => {
+      if (inner(fr)) return false;
+      if (vs === undefined) return next(fr);
+      fr.slots[vs] = true;
+      const r = next(fr);
+      fr.slots[vs] = undefined;
+      return r;
+    };
+  }
+  const t = e.terms;
+  if (isSome(t)) return compileSome(t, pc, next);
+  if (isEvery(t)) return compileEvery(t, pc, next);
+  if (Array.isArray(t)) return compileCallExpr(e, t, pc, next, o);
+  const tc = compileTerm(t as Term, pc);
+  return truthy(tc, next, o?.valueSlot);
+}
+
+function truthy(tc: TermC, next: Step, vs: number | undefined): Step {
+  if (tc.get) {
+    const g = tc.get;
+    if (vs === undefined)
+      return (fr) => {
+        const v = g(fr);
+        return v === undefined || v === false ? false : next(fr);
+      };
+  }
+  return (fr) =>
+    tc.gen(fr, (v) => {
+      if (v === false) return false;
+      if (vs === undefined) return next(fr);
+      fr.slots[vs] = v;
+      const r = next(fr);
+      fr.slots[vs] = undefined;
+      return r;
+    });
+}
+
+function withValue(next: Step, vs: number | undefined): Step {
+  if (vs === undefined) return next;
+  return (fr) => {
+    fr.slots[vs] = true;
+    const r = next(fr);
+    fr.slots[vs] = undefined;
+    return r;
+  };
+}
+
+export function compileUnify(a: Term, b: Term, pc: PlanCtx, next: Step): Step {
+  if (a.type === 'array' && b.type === 'array' && a.value.length === b.value.length && isPattern(a, pc) && isPattern(b, pc)) {
+    let k = next;
+    for (let i = a.value.length - 1; i >= 0; i--) k = compileUnify(a.value[i]!, b.value[i]!, pc, k);
+    return k;
+  }
+  const ac = compileTerm(a, pc);
+  const bc = compileTerm(b, pc);
+  if (!ac.pattern && !bc.pattern) {
+    if (ac.get && bc.get) {
+      const ag = ac.get;
+      const bg = bc.get;
+      return (fr) => {
+        const av = ag(fr);
+        if (av === undefined) return false;
+        const bv = bg(fr);
+        return bv !== undefined && equal(av, bv) ? next(fr) : false;
+      };
+    }
+    return (fr) => ac.gen(fr, (av) => bc.match(fr, av, next));
+  }
+  if (ac.pattern && !bc.pattern) return (fr) => bc.gen(fr, (bv) => ac.match(fr, bv, next));
+  if (!ac.pattern && bc.pattern) return (fr) => ac.gen(fr, (av) => bc.match(fr, av, next));
+  return (fr) => {
+    const av = ac.tryValue(fr);
+    if (av !== undefined) return bc.match(fr, av, next);
+    const bv = bc.tryValue(fr);
+    if (bv !== undefined) return ac.match(fr, bv, next);
+    return false;
+  };
+}
+
+function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOpts): Step {
+  const op = t[0]!;
+  const args = t.slice(1);
+  const name = refName(op);
+  if ((name === 'eq' || name === 'assign') && args.length === 2) return compileUnify(args[0]!, args[1]!, pc, withValue(next, o?.valueSlot));
+  if (name === 'print') return compilePrint(args, pc, withValue(next, o?.valueSlot));
+  const callee = resolveCallee(op, pc, e.location);
+  let n: number | undefined;
+  if (op.type === 'ref' && op.value[0]?.type === 'var' && op.value[0].value === 'data') {
+    const node = pc.root.find(op.value.slice(1).map((x) => (x.type === 'string' ? x.value : '')));
+    n = node?.funcs[0]?.args?.length;
+  } else {
+    const d = getBuiltin(name ?? '');
+    n = d && !d.decl.variadic ? (d.decl.args?.length ?? 0) : undefined;
+  }
+  if (n !== undefined && args.length === n + 1) {
+    const call = callWith(callee, args.slice(0, n).map((a) => compileTerm(a, pc)));
+    const out = compileTerm(args[n]!, pc);
+    const k2 = withValue(next, o?.valueSlot);
+    return (fr) => call.gen(fr, (v) => out.match(fr, v, k2));
+  }
+  return truthy(callWith(callee, args.map((a) => compileTerm(a, pc))), next, o?.valueSlot);
+}
+
+function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
+  let k = next;
+  for (let i = t.symbols.length - 1; i >= 0; i--) {
+    const sym = t.symbols[i]!;
+    if (sym.type !== 'call') continue;
+    const name = refName(sym.value[0]!);
+    const args = sym.value.slice(1);
+    const coll = compileTerm(args[args.length - 1]!, pc);
+    const after = k;
+    if (name === 'internal.member_3' && args.length === 3) {
+      const kc = compileTerm(args[0]!, pc);
+      const vc = compileTerm(args[1]!, pc);
+      k = (fr) => coll.gen(fr, (c) => iterate(c, (key, val) => kc.match(fr, key, (f) => vc.match(f, val, after))));
+    } else {
+      const vc = compileTerm(args[0]!, pc);
+      k = (fr) => coll.gen(fr, (c) => iterate(c, (_key, val) => vc.match(fr, val, after)));
+    }
+  }
+  return k;
+}
+
+function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
+  const dom = compileTerm(t.domain, pc);
+  const kc = t.key ? compileTerm(t.key, pc) : undefined;
+  const vc = compileTerm(t.value, pc);
+  const kv: string[] = [];
+  if (t.key) forEachVarShallow(t.key, (n) => kv.push(n));
+  forEachVarShallow(t.value, (n) => kv.push(n));
+  const body = pc.withBound(kv, () => compileBody(t.body, pc, STOP).step);
+  return (fr) =>
+    dom.gen(fr, (d) => {
+      const failed = iterate(d, (key, val) => {
+        const ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
+        return !ok;
+      });
+      return failed ? false : next(fr);
+    });
+}
+
+function compilePrint(args: Term[], pc: PlanCtx, next: Step): Step {
+  const cs = args.map((a) => compileTerm(a, pc));
+  return (fr: Frame) => {
+    const parts: string[] = [];
+    for (const c of cs) {
+      const vals: Value[] = [];
+      try {
+        c.gen(fr, (v) => (vals.push(v), false));
+      } catch {
+        /* an error in an argument prints as undefined */
+      }
+      if (vals.length === 0) parts.push('<undefined>');
+      else parts.push(vals.map((v) => (typeof v === 'string' ? v : toRegoString(v))).join(' '));
+    }
+    fr.ev.q.printSink(parts.join(' '));
+    return next(fr);
+  };
+}

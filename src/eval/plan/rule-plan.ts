@@ -1,0 +1,45 @@
+// A rule's closure plan, built the first time the rule is evaluated and kept on the rule.
+
+import type { CompiledRule } from '../../compiler/tree.js';
+import type { RuleNode } from '../../compiler/tree.js';
+import { forEachVarShallow } from '../../compiler/terms.js';
+import { PlanCtx } from './ctx.js';
+import { compileBody } from './exprs.js';
+import { compileTerm } from './terms.js';
+import type { Step, TermC } from './types.js';
+
+export interface RulePlan {
+  nslots: number;
+  args: TermC[];
+  body: Step;
+  suffix: TermC[];
+  key?: TermC;
+  value?: TermC;
+  /** The head value is a constant: one solution settles the rule. */
+  constValue: boolean;
+}
+
+const TAIL: Step = (fr) => fr.out(fr);
+
+export function planRule(r: CompiledRule, root: RuleNode): RulePlan {
+  if (r.plan) return r.plan as RulePlan;
+  const pc = new PlanCtx(root, r.module.package.location?.file ?? '');
+  const args = (r.args ?? []).map((a) => compileTerm(a, pc));
+  const argVars: string[] = [];
+  for (const a of r.args ?? []) forEachVarShallow(a, (n) => argVars.push(n));
+  for (const n of argVars) pc.bound.add(n);
+  const { step, bound } = compileBody(r.body, pc, TAIL);
+  pc.bound = bound;
+  const plan: RulePlan = {
+    nslots: 0,
+    args,
+    body: step,
+    suffix: r.suffix.map((t) => compileTerm(t, pc)),
+    key: r.key ? compileTerm(r.key, pc) : undefined,
+    value: r.value ? compileTerm(r.value, pc) : undefined,
+    constValue: !!r.value && (r.value.type === 'boolean' || r.value.type === 'string' || r.value.type === 'number' || r.value.type === 'null'),
+  };
+  plan.nslots = pc.nslots;
+  r.plan = plan;
+  return plan;
+}
