@@ -1,3 +1,24 @@
+// Comparison operators on OPA's total order: eq (=), equal (==), neq (!=), lt, lte, gt, gte.
+// Each returns a boolean (false too), as OPA's do; the evaluator treats false as failure.
+
+import { compare, equal, type Value } from '../value/index.js';
+import { T } from './decl.js';
 import { registerBuiltins } from './registry.js';
 
-registerBuiltins([]);
+const CMP = T.fn([T.any, T.any], T.boolean);
+
+// Numbers and strings are the common operands: compare them without the generic path.
+function cmp(a: Value, b: Value): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  return compare(a, b);
+}
+
+registerBuiltins([
+  { name: 'eq', infix: '=', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
+  { name: 'equal', infix: '==', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
+  { name: 'neq', infix: '!=', decl: CMP, fn: (args) => !equal(args[0]!, args[1]!) },
+  { name: 'lt', infix: '<', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) < 0 },
+  { name: 'lte', infix: '<=', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) <= 0 },
+  { name: 'gt', infix: '>', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) > 0 },
+  { name: 'gte', infix: '>=', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) >= 0 },
+]);
