@@ -5,7 +5,7 @@
 
 import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
 import type { App, ServerContext } from '../context.js';
-import { decodeDocument, readBody } from '../body.js';
+import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL } from '../params.js';
@@ -28,8 +28,8 @@ export function registerBatch(app: App, ctx: ServerContext): void {
     const wantMetrics = boolParam(q, 'metrics');
     const instrument = boolParam(q, 'instrument');
     const strict = boolParam(q, 'strict-builtin-errors');
-    const buf = await readBody(c.req.raw, ctx.limits);
-    const body = decodeDocument(c.req.raw, buf, ctx.limits, 'body contains malformed input document');
+    const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
+    const body = decodeDocument(c.req.raw, buf, ctx.limits, 'body contains malformed input document', nodeIncoming(c.env));
     if (!isPlainObject(body ?? null)) throw badRequest('body contains malformed input document: expected {"inputs": {...}}');
     const inputs = (body as PlainObject)['inputs'];
     if (!isPlainObject(inputs ?? null)) throw badRequest('body contains malformed input document: "inputs" must be an object');
@@ -77,7 +77,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
       ],
       pretty,
     );
-    return sendJSON(text, { status, gzip: { settings: ctx.gzip, acceptEncoding: c.req.header('accept-encoding') } });
+    return sendJSON(text, { status, gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
   });
   app.post('/v1/batch/data', handler);
   app.post('/v1/batch/data/*', handler);

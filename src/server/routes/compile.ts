@@ -3,7 +3,7 @@
 
 import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
 import type { App, ServerContext } from '../context.js';
-import { decodeJSON, DecodeError, readBody } from '../body.js';
+import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { route, since } from '../handler.js';
 import { boolParam, explainParam, splitURL } from '../params.js';
@@ -48,7 +48,7 @@ export function registerCompile(app: App, ctx: ServerContext): void {
       async (c) => {
         const start = process.hrtime.bigint();
         const q = splitURL(c.req.url).query;
-        const buf = await readBody(c.req.raw, ctx.limits);
+        const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
         let body: Value | undefined;
         try {
           body = decodeJSON(buf, ctx.limits);
@@ -87,7 +87,7 @@ export function registerCompile(app: App, ctx: ServerContext): void {
           ],
           pretty,
         );
-        return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: c.req.header('accept-encoding') } });
+        return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
       },
       'query',
     ),

@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
-import { decodeDocument, readBody } from '../body.js';
+import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
@@ -16,8 +16,8 @@ import { envelope, sendJSON } from '../respond.js';
 const WARNING: PlainObject = { code: 'api_usage_warning', message: "'input' key missing from the request" };
 
 async function readPostInput(c: Context<Env>, ctx: ServerContext): Promise<Value | undefined> {
-  const buf = await readBody(c.req.raw, ctx.limits);
-  const doc = decodeDocument(c.req.raw, buf, ctx.limits, 'body contains malformed input document');
+  const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
+  const doc = decodeDocument(c.req.raw, buf, ctx.limits, 'body contains malformed input document', nodeIncoming(c.env));
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
     throw badRequest('body contains malformed input document: request body must be an object with an "input" key');
@@ -85,7 +85,7 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
       if (decisionId) {
         ctx.logDecision({ decision_id: decisionId, path: refText(ref), input, result: res.result, metrics: res.metrics });
       }
-      return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: c.req.header('accept-encoding') } });
+      return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
     });
   app.get('/v1/data', handle('GET'));
   app.get('/v1/data/*', handle('GET'));

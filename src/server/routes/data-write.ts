@@ -6,7 +6,7 @@
 import type { Context } from 'hono';
 import { isPlainObject, type Value } from '../../eval/value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
-import { decodeJSON, DecodeError, readBody } from '../body.js';
+import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, HttpError, Code } from '../errors.js';
 import { route, since } from '../handler.js';
 import { boolParam, pathAfter, splitURL } from '../params.js';
@@ -49,7 +49,7 @@ function checkVirtual(ctx: ServerContext, txn: WriteTxn, path: string[]): void {
 }
 
 async function readJSONBody(c: Context<Env>, ctx: ServerContext): Promise<Value | undefined> {
-  const buf = await readBody(c.req.raw, ctx.limits);
+  const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
   try {
     return decodeJSON(buf, ctx.limits);
   } catch (e) {
@@ -98,7 +98,7 @@ export function registerDataWrite(app: App, ctx: ServerContext): void {
     if (value === undefined) throw badRequest('EOF');
     const parse = since(t0);
     const path = storagePath(pathAfter(url, '/v1/data'));
-    const ifNoneMatch = c.req.header('if-none-match') === '*';
+    const ifNoneMatch = headerOf(c.req.raw, nodeIncoming(c.env), 'if-none-match') === '*';
     const outcome = await store.transact((txn) => {
       checkVirtual(ctx, txn, path);
       if (txn.exists(path)) {

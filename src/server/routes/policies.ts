@@ -2,7 +2,7 @@
 // (refused with 400 when other modules depend on the module).
 
 import type { App, ServerContext } from '../context.js';
-import { readRaw } from '../body.js';
+import { readRaw, nodeIncoming } from '../body.js';
 import { route } from '../handler.js';
 import { boolParam, pathAfter, splitURL } from '../params.js';
 import { pathUnescape, StorageError } from '../../storage/index.js';
@@ -48,7 +48,7 @@ export function registerPolicies(app: App, ctx: ServerContext): void {
         const start = process.hrtime.bigint();
         const q = splitURL(c.req.url).query;
         const id = policyId(c.req.url);
-        const raw = (await readRaw(c.req.raw, ctx.limits)).toString('utf8');
+        const raw = (await readRaw(c.req.raw, ctx.limits, nodeIncoming(c.env))).toString('utf8');
         const wantMetrics = boolParam(q, 'metrics');
         let metrics: Record<string, number> | undefined;
         // Re-uploading the same text is a no-op, as in OPA.

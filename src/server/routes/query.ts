@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
-import { decodeJSON, DecodeError, readBody } from '../body.js';
+import { decodeJSON, DecodeError, readBody, nodeIncoming } from '../body.js';
 import { badRequest, Code, HttpError, toHttpError } from '../errors.js';
 import { route, since } from '../handler.js';
 import { boolParam, explainParam, splitURL } from '../params.js';
@@ -67,7 +67,7 @@ export function registerQuery(app: App, ctx: ServerContext): void {
       'v1/query',
       async (c) => {
         const start = process.hrtime.bigint();
-        const buf = await readBody(c.req.raw, ctx.limits);
+        const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
         let body: Value | undefined;
         try {
           body = decodeJSON(buf, ctx.limits);

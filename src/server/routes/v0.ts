@@ -5,7 +5,7 @@
 import type { Context } from 'hono';
 import type { Value } from '../../eval/value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
-import { decodeDocument, readBody } from '../body.js';
+import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { Code, HttpError, Msg, toHttpError } from '../errors.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL } from '../params.js';
@@ -13,8 +13,8 @@ import { sendJSON, valueText } from '../respond.js';
 
 async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], compress: boolean): Promise<Response> {
   const { query: q } = splitURL(c.req.url);
-  const buf = await readBody(c.req.raw, ctx.limits, 'unexpected parse error for input: could not decompress the body');
-  const input = decodeDocument(c.req.raw, buf, ctx.limits, 'unexpected parse error for input: body contains malformed input document');
+  const buf = await readBody(c.req.raw, ctx.limits, 'unexpected parse error for input: could not decompress the body', nodeIncoming(c.env));
+  const input = decodeDocument(c.req.raw, buf, ctx.limits, 'unexpected parse error for input: body contains malformed input document', nodeIncoming(c.env));
   const decisionId = ctx.decisionId();
   const path = refText(ref);
   let res;
@@ -33,7 +33,7 @@ async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], com
   }
   if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, result: res.result });
   const text = valueText(res.result, boolParam(q, 'pretty'));
-  return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: c.req.header('accept-encoding') } } : {});
+  return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } } : {});
 }
 
 export function registerV0(app: App, ctx: ServerContext): void {
