@@ -43,10 +43,12 @@ export enum K {
   Illegal,
 }
 
-const kinds = new Map<TokenType, K>();
+/** Our kind for each Chevrotain tokenTypeIdx (an array lookup per token, not a Map). */
+const kindByIdx: K[] = [];
+const pending: [TokenType, K][] = [];
 function tok(name: string, pattern: RegExp | string, kind: K, extra: Record<string, unknown> = {}): TokenType {
   const t = createToken({ name, pattern, ...extra });
-  kinds.set(t, kind);
+  pending.push([t, kind]);
   return t;
 }
 
@@ -87,13 +89,22 @@ const allTokens: TokenType[] = [
   tok('RBrack', ']', K.RBrack),
   tok('LBrace', '{', K.LBrace),
   tok('RBrace', '}', K.RBrace),
-  // Anything else, one UTF-16 unit at a time (a surrogate pair gives two).
-  tok('Illegal', /[^]/, K.Illegal, { line_breaks: true }),
 ];
+// Characters no token matches are reported by Chevrotain as lexing errors (keeping its
+// first-character optimisation, which a catch-all token would defeat); tokenize()
+// turns each of them into an Illegal token.
+
+for (const [t, k] of pending) kindByIdx[t.tokenTypeIdx!] = k;
+
+/** Keyword class of an identifier: 1 always reserved, 2 reserved in v1 or after future imports. */
+const KEYWORD_CLASS = new Map<string, number>([
+  ...['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false'].map((w) => [w, 1] as [string, number]),
+  ...['contains', 'every', 'if', 'in'].map((w) => [w, 2] as [string, number]),
+]);
 
 const lexer = new Lexer(allTokens, {
   positionTracking: 'full',
-  ensureOptimizations: false,
+  ensureOptimizations: true,
   recoveryEnabled: true,
 });
 
@@ -110,12 +121,42 @@ export interface TokenStream {
   ws: Uint8Array;
   /** A line break sits between this token and the previous one. */
   nl: Uint8Array;
+  /** For identifiers: 0 plain, 1 reserved keyword, 2 future keyword. */
+  kw: Uint8Array;
   comments: IToken[];
+}
+
+interface RawTok {
+  kind: K;
+  image: string;
+  startOffset: number;
+  endOffset: number;
+  startLine: number;
+  startColumn: number;
+  endLine: number;
 }
 
 export function tokenize(text: string): TokenStream {
   const res = lexer.tokenize(text);
-  const toks = res.tokens;
+  let toks: (IToken | RawTok)[] = res.tokens;
+  if (res.errors.length > 0) {
+    // Each error covers a run of unmatched characters: make one Illegal token per run.
+    const illegal: RawTok[] = res.errors.map((e) => {
+      const image = text.substr(e.offset, Math.max(1, e.length));
+      let nls = 0;
+      for (let i = 0; i < image.length; i++) if (image.charCodeAt(i) === 10) nls++;
+      return {
+        kind: K.Illegal,
+        image,
+        startOffset: e.offset,
+        endOffset: e.offset + image.length - 1,
+        startLine: e.line ?? 1,
+        startColumn: e.column ?? 1,
+        endLine: (e.line ?? 1) + nls,
+      };
+    });
+    toks = [...toks, ...illegal].sort((a, b) => a.startOffset - b.startOffset);
+  }
   const n = toks.length;
   const kind = new Uint8Array(n + 1);
   const image: string[] = new Array(n + 1);
@@ -125,12 +166,15 @@ export function tokenize(text: string): TokenStream {
   const col = new Int32Array(n + 1);
   const ws = new Uint8Array(n + 1);
   const nl = new Uint8Array(n + 1);
+  const kw = new Uint8Array(n + 1);
   let prevEnd = 0;
   let prevLine = 1;
   for (let i = 0; i < n; i++) {
-    const t = toks[i]!;
-    kind[i] = kinds.get(t.tokenType) ?? K.Illegal;
+    const t = toks[i]! as IToken & Partial<RawTok>;
+    const k = t.tokenType ? (kindByIdx[t.tokenType.tokenTypeIdx!] ?? K.Illegal) : K.Illegal;
+    kind[i] = k;
     image[i] = t.image;
+    if (k === K.Ident) kw[i] = KEYWORD_CLASS.get(t.image) ?? 0;
     start[i] = t.startOffset;
     end[i] = t.endOffset! + 1;
     row[i] = t.startLine!;
@@ -145,14 +189,19 @@ export function tokenize(text: string): TokenStream {
   image[n] = '';
   start[n] = text.length;
   end[n] = text.length;
-  const tail = text.slice(prevEnd);
-  const lastNl = tail.lastIndexOf('\n');
   let lines = 0;
-  for (let i = 0; i < tail.length; i++) if (tail.charCodeAt(i) === 10) lines++;
+  let lastNl = -1;
+  for (let i = prevEnd; i < text.length; i++) {
+    if (text.charCodeAt(i) === 10) {
+      lines++;
+      lastNl = i - prevEnd;
+    }
+  }
+  const tail = { length: text.length - prevEnd };
   row[n] = prevLine + lines;
   col[n] = lastNl >= 0 ? tail.length - lastNl : (n > 0 ? col[n - 1]! + (end[n - 1]! - start[n - 1]!) : 1) + (lastNl >= 0 ? 0 : tail.length);
   ws[n] = text.length > prevEnd ? 1 : 0;
   nl[n] = lines > 0 ? 1 : 0;
   const comments = (res.groups['comments'] as IToken[] | undefined) ?? [];
-  return { n, kind, image, start, end, row, col, ws, nl, comments };
+  return { n, kind, image, start, end, row, col, ws, nl, kw, comments };
 }

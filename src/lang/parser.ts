@@ -148,14 +148,22 @@ export class Parser {
   }
   /** Whether the current token is the keyword `kw` (reserved in the current mode). */
   isKw(kw: string, at = this.pos): boolean {
-    return this.ts.kind[at] === K.Ident && this.ts.image[at] === kw && this.isKeyword(kw);
+    const c = this.ts.kw[at];
+    return c !== 0 && this.ts.image[at] === kw && (c === 1 || this.future.has(kw));
   }
   isKeyword(word: string): boolean {
     return BASE_KEYWORDS.has(word) || this.future.has(word);
   }
   /** A plain identifier (not a reserved keyword) at the current position. */
   isIdent(at = this.pos): boolean {
-    return this.ts.kind[at] === K.Ident && !this.isKeyword(this.ts.image[at]!);
+    if (this.ts.kind[at] !== K.Ident) return false;
+    const c = this.ts.kw[at];
+    return c === 0 || (c === 2 && !this.future.has(this.ts.image[at]!));
+  }
+  /** The identifier at `at` is reserved in the current mode. */
+  isKeywordAt(at = this.pos): boolean {
+    const c = this.ts.kw[at];
+    return c === 1 || (c === 2 && this.future.has(this.ts.image[at]!));
   }
   /** The token at `at` directly follows the previous token (no whitespace). */
   adjacent(at: number): boolean {
@@ -243,8 +251,7 @@ export class Parser {
 
   /** parseTermInfixCall: `in` and all binary operators (keyVal allows `k, v in xs`). */
   parseTermInfix(keyVal = true): Term {
-    this.enter();
-    try {
+    {
       const from = this.pos;
       let lhs = this.parseBinary(1);
       for (;;) {
@@ -277,8 +284,6 @@ export class Parser {
         }
         return lhs;
       }
-    } finally {
-      this.leave();
     }
   }
 
@@ -318,13 +323,7 @@ export class Parser {
       return m.term;
     }
     const startWildcard = this.wildcard;
-    this.enter();
-    let term: Term;
-    try {
-      term = this.parseTermInner();
-    } finally {
-      this.leave();
-    }
+    const term = this.parseTermInner();
     if (this.pos - from > 2) this.memo.set(from, { startWildcard, term, end: this.pos, wildcard: this.wildcard });
     return term;
   }
@@ -335,7 +334,7 @@ export class Parser {
     switch (this.tk()) {
       case K.Ident: {
         const img = this.img;
-        if (this.isKeyword(img)) {
+        if (this.isKeywordAt()) {
           if (img === 'null' || img === 'true' || img === 'false') {
             term = img === 'null' ? { type: 'null', location: this.loc() } : { type: 'boolean', value: img === 'true', location: this.loc() };
             this.next();
@@ -366,7 +365,9 @@ export class Parser {
       case K.LParen: {
         const open = this.pos;
         this.next();
+        this.enter();
         const inner = this.parseTermInfix();
+        this.leave();
         if (this.tk() !== K.RParen) this.errorAt(this.pos, 'non-terminated expression');
         this.next();
         term = { ...inner, location: this.spanFrom(inner.location, this.ts.start[open]!) } as Term;

@@ -21,6 +21,8 @@ export interface RuleFacts {
   generatedBody: boolean;
 }
 
+const SKIP = new ParseAbort('', 0, 0);
+const PREC_KINDS = new Set<K>([K.Add, K.Sub, K.Mul, K.Quo, K.Rem, K.And, K.Or, K.Equal, K.Neq, K.Gt, K.Gte, K.Lt, K.Lte]);
 const INFIX_KINDS = new Set<K>([K.Add, K.Sub, K.Mul, K.Quo, K.Rem, K.And, K.Or, K.Equal, K.Neq, K.Gt, K.Gte, K.Lt, K.Lte]);
 
 export class StatementParser extends Parser {
@@ -211,7 +213,7 @@ export class StatementParser extends Parser {
       this.next();
       isDefault = true;
     }
-    if (this.tk() !== K.Ident || (this.isKeyword(this.img) && !this.keywordAsRef())) return undefined;
+    if (this.tk() !== K.Ident || (this.isKeywordAt() && !this.keywordAsRef())) return undefined;
     const parsed = this.parseHead(isDefault);
     if (!parsed) return undefined;
     const { head, usesContains } = parsed;
@@ -248,8 +250,10 @@ export class StatementParser extends Parser {
       facts.usesIf = true;
       this.next();
       const s = this.save();
+      const fast = this.tk() === K.LBrace ? this.tryBraceBody() : undefined;
       let expr: Expr | undefined;
       try {
+        if (fast) throw SKIP;
         expr = this.parseLiteral();
         const t = expr.terms;
         if (!Array.isArray(t) && t.type === 'set') expr = undefined; // `if { ... }` is a body, never a set
@@ -257,7 +261,8 @@ export class StatementParser extends Parser {
         if (!(e instanceof ParseAbort)) throw e;
         expr = undefined;
       }
-      if (expr) rule.body = [expr];
+      if (fast) rule.body = fast;
+      else if (expr) rule.body = [expr];
       else {
         this.restore(s);
         this.next(); // OPA steps over the token it expects to be `{`
@@ -300,6 +305,53 @@ export class StatementParser extends Parser {
       rules.push(next);
     }
     return rules;
+  }
+
+  /**
+   * `if { ... }`: OPA first tries the braces as a literal (a set, object or comprehension
+   * expression) and only then as a body. Parsing a body first is much cheaper; it gives
+   * the same tree unless the braces could be a comprehension/object (`{x | ...}`,
+   * `{k: ...}`, `{}`) or the closing brace is followed by more of an expression. In
+   * those cases this returns undefined and the caller follows OPA's order.
+   */
+  private tryBraceBody(): Body | undefined {
+    const s = this.save();
+    const first = this.pos + 1;
+    const fk = this.ts.kind[first];
+    if (fk === K.RBrace) return undefined;
+    const startsStatement = this.isKw('not', first) || this.isKw('some', first) || this.isKw('every', first);
+    if (!startsStatement) {
+      // Would `{` term `|` or `{` term `:` follow? Then it may be a comprehension or an object.
+      this.pos = first;
+      let ambiguous = true;
+      try {
+        this.parseTerm();
+        ambiguous = this.tk() === K.Or || this.tk() === K.Colon;
+      } catch (e) {
+        if (!(e instanceof ParseAbort)) throw e;
+      }
+      this.restore(s);
+      if (ambiguous) return undefined;
+    }
+    let body: Body;
+    try {
+      this.next();
+      body = this.parseBody(K.RBrace);
+      this.next();
+    } catch (e) {
+      if (!(e instanceof ParseAbort)) throw e;
+      this.restore(s);
+      return undefined;
+    }
+    const k = this.tk();
+    const continues =
+      (PREC_KINDS.has(k) || k === K.Assign || k === K.Unify || this.isKw('with') || this.isKw('in') || k === K.Comma) ||
+      ((k === K.Dot || k === K.LBrack || k === K.LParen) && this.adjacent(this.pos));
+    if (continues) {
+      this.restore(s);
+      return undefined;
+    }
+    return body;
   }
 
   private renameWildcardArgs(head: Head): void {
