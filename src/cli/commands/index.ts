@@ -4,9 +4,18 @@
 import type { Command } from 'commander';
 import { registerBuild } from './build.js';
 import { registerCapabilities } from './capabilities.js';
+import { registerCheck } from './check.js';
 import { registerInspect } from './inspect.js';
+import { registerParse } from './parse.js';
 import { registerVersion } from './version.js';
 
 export type RegisterCommand = (program: Command) => Command;
 
-export const commands: RegisterCommand[] = [registerBuild, registerCapabilities, registerInspect, registerVersion];
+export const commands: RegisterCommand[] = [
+  registerBuild,
+  registerCapabilities,
+  registerCheck,
+  registerInspect,
+  registerParse,
+  registerVersion,
+];

@@ -1,0 +1,94 @@
+// `regolith check`: parses every Rego file under the given paths and reports errors in
+// OPA's format (exit 1 when there are any). Compile-time checks (safety, types) join
+// once the compiler is exported from src/index.ts.
+
+import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Command } from 'commander';
+import { RegoParseError, parseModule, type RegoErrorDetail } from '../../lang/index.js';
+import { readBundleEntries } from '../../plugins/bundle/index.js';
+import { globMatch } from '../../plugins/bundle/verify.js';
+import { CLIError, examples } from '../io.js';
+import { collectList } from '../options.js';
+import { jsonErrors, prettyErrors } from '../rego-errors.js';
+
+interface Source {
+  file: string;
+  text: string;
+  /** Rego version from a bundle manifest, when the file came from one. */
+  version?: 'v0' | 'v1';
+}
+
+function regoFiles(path: string, ignore: string[]): Source[] {
+  let st;
+  try {
+    st = statSync(path);
+  } catch {
+    throw new CLIError(`stat ${path}: no such file or directory`);
+  }
+  if (!st.isDirectory()) return [{ file: path, text: readFileSync(path, 'utf8') }];
+  const out: Source[] = [];
+  const walk = (dir: string): void => {
+    for (const name of readdirSync(dir).sort()) {
+      if (ignore.some((p) => globMatch(p, name))) continue;
+      const full = join(dir, name);
+      const s = lstatSync(full);
+      if (s.isDirectory()) walk(full);
+      else if (s.isFile() && name.endsWith('.rego')) out.push({ file: full, text: readFileSync(full, 'utf8') });
+    }
+  };
+  walk(path);
+  return out;
+}
+
+async function bundleFiles(path: string): Promise<Source[]> {
+  const entries = await readBundleEntries(path);
+  const manifest = entries.find((e) => e.path === '.manifest');
+  let version: 'v0' | 'v1' | undefined;
+  if (manifest) {
+    const v = (JSON.parse(Buffer.from(manifest.bytes).toString('utf8')) as { rego_version?: number }).rego_version;
+    if (v === 0) version = 'v0';
+    else if (v === 1) version = 'v1';
+  }
+  return entries
+    .filter((e) => e.path.endsWith('.rego'))
+    .map((e) => ({ file: statSync(path).isDirectory() ? join(path, e.path) : '/' + e.path, text: Buffer.from(e.bytes).toString('utf8'), version }));
+}
+
+export function registerCheck(program: Command): Command {
+  return program
+    .command('check')
+    .description('Check Rego source files')
+    .argument('<path...>', 'Rego files or directories (bundles with -b)')
+    .option('-f, --format <format>', 'set output format (pretty, json)', 'pretty')
+    .option('-b, --bundle', 'load paths as bundle files or root directories')
+    .option('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early (0 for no limit)', '10')
+    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
+    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
+    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
+    .addHelpText(
+      'after',
+      examples(['regolith check policies/', 'regolith check --format json policy.rego', 'regolith check -b bundle.tar.gz']),
+    )
+    .action(async (paths: string[], opts: { format: string; bundle?: boolean; maxErrors: string; ignore: string[]; v0Compatible?: boolean }) => {
+      if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
+      const max = Number(opts.maxErrors);
+      if (!Number.isInteger(max) || max < 0) throw new CLIError(`invalid --max-errors value "${opts.maxErrors}"`);
+      const sources: Source[] = [];
+      for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
+      const errors: RegoErrorDetail[] = [];
+      const fallback = opts.v0Compatible ? 'v0' : 'v1';
+      for (const s of sources) {
+        try {
+          parseModule(s.text, { filename: s.file, regoVersion: opts.v0Compatible ? 'v0' : (s.version ?? fallback) });
+        } catch (e) {
+          if (!(e instanceof RegoParseError)) throw e;
+          errors.push(...e.errors);
+        }
+      }
+      if (errors.length === 0) return;
+      const shown = max > 0 && errors.length > max ? errors.slice(0, max) : errors;
+      process.stderr.write((opts.format === 'json' ? jsonErrors(shown) : prettyErrors(shown)) + '\n');
+      throw new CLIError('');
+    });
+}
