@@ -77,6 +77,8 @@ export class WriteTxn {
   private readonly base: Snapshot;
   readonly dataChanges: DataChange[] = [];
   readonly policyChanges = new Map<string, boolean>();
+  /** Handed to triggers with the commit (overrides the one given to transact()). */
+  context: unknown;
   private closed = false;
 
   constructor(base: Snapshot) {
@@ -268,7 +270,7 @@ export class Store {
       policies: [...txn.policyChanges].map(([id, removed]) => ({ id, removed })),
       policyChanged,
       dataChanged,
-      context,
+      context: txn.context ?? context,
     };
     for (const t of this.triggers) {
       try {

@@ -1,0 +1,289 @@
+// The Engine the server uses in production: the library API (src/index.ts) over the
+// document store. Policies are parsed and compiled together before they are committed;
+// the compiled policy is swapped in by a store trigger inside the commit, so a write
+// transaction never sees a compiled policy that disagrees with the stored modules.
+
+import {
+  BufferTracer,
+  IOPending,
+  QueryPlan,
+  RegoCompileError,
+  RegoEvalError,
+  RegoParseError,
+  compile,
+  moduleToJSON,
+  parseModule,
+  parseQuery,
+  type Body,
+  type CompiledPolicy,
+  type Module,
+  type RegoVersion,
+  type Value,
+} from '../index.js';
+import type { RuleNode } from '../compiler/index.js';
+import { Store, type CommitEvent, type Snapshot } from '../storage/index.js';
+import {
+  EngineError,
+  type CompileRequest,
+  type CompileResult,
+  type Engine,
+  type EvalOptions,
+  type EvalResult,
+  type PolicyModule,
+  type QueryResult,
+  type WriteResult,
+} from './engine.js';
+import { refText } from './params.js';
+
+export interface RegolithEngineOptions {
+  store?: Store;
+  /** Syntax of modules (v1 by default; v0 behind --v0-compatible). */
+  regoVersion?: RegoVersion;
+  /** Where print() output goes. */
+  print?: (message: string) => void;
+  /** Time budget per evaluation (ms). */
+  timeoutMs?: number;
+}
+
+interface PolicyState {
+  modules: Map<string, Module>;
+  compiled: CompiledPolicy;
+}
+
+const PLAN_CACHE_MAX = 1000;
+
+function toEngineError(e: unknown): unknown {
+  if (e instanceof RegoParseError) return new EngineError('parse', e.message, e.errors);
+  if (e instanceof RegoCompileError) return new EngineError('compile', e.message, e.errors);
+  if (e instanceof RegoEvalError) return new EngineError('eval', e.message, [e.toJSON()]);
+  return e;
+}
+
+function hasOwnRules(n: RuleNode): boolean {
+  return n.complete.length + n.sets.length + n.general.length + n.funcs.length > 0 || n.default !== undefined;
+}
+
+export class RegolithEngine implements Engine {
+  readonly store: Store;
+  private readonly regoVersion: RegoVersion;
+  private readonly opts: RegolithEngineOptions;
+  private state: PolicyState;
+  private plans = new Map<string, QueryPlan>();
+  private virtualPaths: string[][] | undefined;
+
+  constructor(opts: RegolithEngineOptions = {}) {
+    this.opts = opts;
+    this.store = opts.store ?? new Store();
+    this.regoVersion = opts.regoVersion ?? 'v1';
+    this.state = this.fromSnapshot(this.store.snapshot());
+    this.store.onCommit((event, snap) => this.onCommit(event, snap));
+  }
+
+  private parse(id: string, raw: string): Module {
+    try {
+      return parseModule(raw, { filename: id, regoVersion: this.regoVersion });
+    } catch (e) {
+      throw toEngineError(e);
+    }
+  }
+
+  private compileAll(modules: Map<string, Module>): CompiledPolicy {
+    try {
+      return compile([...modules.values()]);
+    } catch (e) {
+      throw toEngineError(e);
+    }
+  }
+
+  /** Policies written by someone else (bundles, persistence): parse what is not parsed yet. */
+  private fromSnapshot(snap: Snapshot): PolicyState {
+    const modules = new Map<string, Module>();
+    for (const p of snap.listPolicies()) {
+      modules.set(p.id, isModule(p.info) ? p.info : this.parse(p.id, p.raw));
+    }
+    return { modules, compiled: this.compileAll(modules) };
+  }
+
+  private onCommit(event: CommitEvent, snap: Snapshot): void {
+    if (!event.policyChanged) return;
+    const next = event.context instanceof PolicyStateContext ? event.context.state : this.fromSnapshot(snap);
+    this.state = next;
+    this.plans = new Map();
+    this.virtualPaths = undefined;
+  }
+
+  listPolicies(): PolicyModule[] {
+    return this.store
+      .snapshot()
+      .listPolicies()
+      .map((p) => this.policyModule(p.id, p.raw));
+  }
+
+  getPolicy(id: string): PolicyModule | undefined {
+    const p = this.store.snapshot().policies.get(id);
+    return p ? this.policyModule(p.id, p.raw) : undefined;
+  }
+
+  private policyModule(id: string, raw: string): PolicyModule {
+    const m = this.state.modules.get(id);
+    return { id, raw, ast: (m ? moduleToJSON(m) : null) as Value };
+  }
+
+  async putPolicy(id: string, raw: string, opts?: { metrics?: boolean }): Promise<WriteResult> {
+    const t0 = process.hrtime.bigint();
+    const module = this.parse(id, raw);
+    const t1 = process.hrtime.bigint();
+    let t2 = t1;
+    await this.store.transact((txn) => {
+      const modules = new Map(this.state.modules);
+      modules.set(id, module);
+      const compiled = this.compileAll(modules);
+      t2 = process.hrtime.bigint();
+      txn.upsertPolicy(id, raw, module);
+      txn.context = new PolicyStateContext({ modules, compiled });
+    });
+    return opts?.metrics
+      ? { metrics: { timer_rego_module_parse_ns: Number(t1 - t0), timer_rego_module_compile_ns: Number(t2 - t1) } }
+      : {};
+  }
+
+  async deletePolicy(id: string, opts?: { metrics?: boolean }): Promise<WriteResult> {
+    const t0 = process.hrtime.bigint();
+    await this.store.transact((txn) => {
+      txn.getPolicy(id); // not found -> 404
+      const modules = new Map(this.state.modules);
+      modules.delete(id);
+      const compiled = this.compileAll(modules);
+      txn.deletePolicy(id);
+      txn.context = new PolicyStateContext({ modules, compiled });
+    });
+    return opts?.metrics ? { metrics: { timer_rego_module_compile_ns: Number(process.hrtime.bigint() - t0) } } : {};
+  }
+
+  virtualDocumentPaths(): string[][] {
+    if (this.virtualPaths) return this.virtualPaths;
+    const out: string[][] = [];
+    const walk = (n: RuleNode) => {
+      if (hasOwnRules(n)) out.push([...n.path]);
+      else for (const c of n.children.values()) walk(c);
+    };
+    walk(this.state.compiled.root);
+    this.virtualPaths = out;
+    return out;
+  }
+
+  hasRulesAt(ref: Value[]): boolean {
+    let n: RuleNode | undefined = this.state.compiled.root;
+    for (const s of ref) {
+      n = typeof s === 'string' ? n.children.get(s) : undefined;
+      if (!n) return false;
+    }
+    return hasOwnRules(n);
+  }
+
+  private plan(key: string, text: string, metrics?: Record<string, number>): QueryPlan {
+    const cached = this.plans.get(key);
+    if (metrics) metrics['counter_server_query_cache_hit'] = cached ? 1 : 0;
+    if (cached) return cached;
+    const t0 = process.hrtime.bigint();
+    let body: Body;
+    try {
+      body = parseQuery(text, { regoVersion: this.regoVersion });
+    } catch (e) {
+      throw toEngineError(e);
+    }
+    const t1 = process.hrtime.bigint();
+    let plan: QueryPlan;
+    try {
+      const policy = this.state.compiled;
+      plan = new QueryPlan(policy, policy.compileQuery(body), body);
+    } catch (e) {
+      throw toEngineError(e);
+    }
+    if (metrics) {
+      metrics['timer_rego_query_parse_ns'] = Number(t1 - t0);
+      metrics['timer_rego_query_compile_ns'] = Number(process.hrtime.bigint() - t1);
+    }
+    if (this.plans.size >= PLAN_CACHE_MAX) this.plans.clear();
+    this.plans.set(key, plan);
+    return plan;
+  }
+
+  private async run(plan: QueryPlan, opts: EvalOptions, metrics?: Record<string, number>) {
+    const tracer = opts.explain ? new BufferTracer(opts.explain) : undefined;
+    const run = {
+      input: opts.input,
+      data: (opts.snapshot ?? this.store.snapshot()).data,
+      strict: opts.strictBuiltinErrors ?? false,
+      tracer,
+      print: this.opts.print,
+      deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
+    };
+    const t0 = process.hrtime.bigint();
+    let results;
+    try {
+      try {
+        results = plan.run(run);
+      } catch (e) {
+        // Built-ins that wait on I/O: run again on the async path without blocking others.
+        if (!(e instanceof IOPending)) throw e;
+        results = await plan.runAsync(run);
+      }
+    } catch (e) {
+      throw toEngineError(e);
+    }
+    if (metrics) metrics['timer_rego_query_eval_ns'] = Number(process.hrtime.bigint() - t0);
+    const explanation = tracer ? explanationOf(tracer, opts.pretty ?? false) : undefined;
+    return { results, explanation };
+  }
+
+  async evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult> {
+    const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+    const text = refText(ref);
+    const plan = this.plan('d:' + text, text, metrics);
+    const { results, explanation } = await this.run(plan, opts, metrics);
+    return { result: results[0]?.expressions[0]?.value, metrics, explanation };
+  }
+
+  async query(query: string, opts: EvalOptions): Promise<QueryResult> {
+    const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+    const plan = this.plan('q:' + query, query, metrics);
+    const { results, explanation } = await this.run(plan, opts, metrics);
+    const result = results.map((r) => {
+      const o: Record<string, Value> = {};
+      for (const [k, v] of r.bindings) o[k] = v;
+      return o;
+    });
+    return { result, metrics, explanation };
+  }
+
+  validateQuery(query: string): void {
+    try {
+      parseQuery(query, { regoVersion: this.regoVersion });
+    } catch (e) {
+      throw toEngineError(e);
+    }
+  }
+
+  async compile(_req: CompileRequest): Promise<CompileResult> {
+    throw new EngineError('unimplemented', 'partial evaluation (POST /v1/compile) is not implemented yet');
+  }
+}
+
+/** Carries the already-compiled policy state through a commit to the trigger. */
+class PolicyStateContext {
+  constructor(readonly state: PolicyState) {}
+}
+
+function isModule(v: unknown): v is Module {
+  return typeof v === 'object' && v !== null && 'package' in v && 'rules' in v;
+}
+
+function explanationOf(tracer: BufferTracer, pretty: boolean): Value {
+  if (pretty) return tracer.lines();
+  return tracer.events.map((e) => {
+    const o: Record<string, Value> = { op: e.op.toLowerCase(), message: e.message, depth: e.depth };
+    if (e.location) o['location'] = { ...e.location };
+    return o;
+  });
+}
