@@ -1,7 +1,7 @@
 // Aggregates: count, sum, product, max, min, sort, and the deprecated all/any.
 
-import { BigNum, RSet, compare, fromBigInt, isPlainObject, objectSize, toBigInt, typeName, RObject, type RNumber, type Value } from '../value/index.js';
-import { DEFAULT_PREC, addFloat, floatToNumber, fromDecimal, fromNumber, mulFloat, type BigFloat } from './arithmetic-bigfloat.js';
+import { BigNum, RSet, compare, isPlainObject, objectSize, toBigInt, typeName, RObject, type RNumber, type Value } from '../value/index.js';
+import { DEFAULT_PREC, intToNumber, addFloat, floatToNumber, fromDecimal, fromNumber, mulFloat, type BigFloat } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
@@ -71,7 +71,7 @@ function sum(args: Value[]): Value {
   }
   if (i === xs.length) return s;
   const exact = exactInts(xs, 0n, false);
-  if (exact !== undefined) return fromBigInt(exact);
+  if (exact !== undefined) return intToNumber(exact);
   // OPA accumulates in a big.Float at 64 bits.
   let acc: BigFloat = fromDecimal(0n, 0);
   for (const x of xs) {
@@ -85,7 +85,7 @@ function product(args: Value[]): Value {
   const a = args[0]!;
   const xs = items(a);
   const exact = exactInts(xs, 1n, true);
-  if (exact !== undefined) return fromBigInt(exact);
+  if (exact !== undefined) return intToNumber(exact);
   // OPA starts from big.NewFloat(1), whose precision (53 bits) the product keeps.
   let acc: BigFloat = fromDecimal(1n, 0, 53);
   for (const x of xs) {

@@ -6,7 +6,7 @@
 //
 // A BigFloat is (-1)^neg * mant * 2^exp with mant >= 0 holding at most `prec` bits.
 
-import { isNumber, parseNumber, toDecimal, type RNumber } from '../value/index.js';
+import { isNumber, makeNumber, parseNumber, toDecimal, type RNumber } from '../value/index.js';
 
 export interface BigFloat {
   readonly neg: boolean;
@@ -287,4 +287,10 @@ export function floatToNumber(x: BigFloat): RNumber {
   const n = parseNumber(floatText(x));
   if (n === undefined || !isNumber(n)) throw new Error('internal: unparsable float text ' + floatText(x));
   return n;
+}
+
+/** An integer result as OPA prints it (big.Int.String(): every digit, never exponent form). */
+export function intToNumber(b: bigint): RNumber {
+  if (b >= -9007199254740991n && b <= 9007199254740991n) return Number(b);
+  return makeNumber(b, 0, b.toString());
 }

@@ -8,7 +8,6 @@
 import {
   BigNum,
   RSet,
-  fromBigInt,
   isNumber,
   toBigInt,
   toJSONText,
@@ -20,6 +19,7 @@ import {
   DEFAULT_PREC,
   addFloat,
   floatToNumber,
+  intToNumber,
   fromDecimal,
   fromNumber,
   isIntFloat,
@@ -67,7 +67,7 @@ function plus(args: Value[]): Value {
   }
   const x = toBigInt(a);
   const y = x === undefined ? undefined : toBigInt(b);
-  if (x !== undefined && y !== undefined) return fromBigInt(x + y);
+  if (x !== undefined && y !== undefined) return intToNumber(x + y);
   return viaFloat(a, b, addFloat);
 }
 
@@ -83,7 +83,7 @@ function minus(args: Value[]): Value {
     }
     const x = toBigInt(a);
     const y = x === undefined ? undefined : toBigInt(b);
-    if (x !== undefined && y !== undefined) return fromBigInt(x - y);
+    if (x !== undefined && y !== undefined) return intToNumber(x - y);
     return viaFloat(a, b, subFloat);
   }
   const as = a instanceof RSet;
@@ -107,7 +107,7 @@ function mul(args: Value[]): Value {
   }
   const x = toBigInt(a);
   const y = x === undefined ? undefined : toBigInt(b);
-  if (x !== undefined && y !== undefined) return fromBigInt(x * y);
+  if (x !== undefined && y !== undefined) return intToNumber(x * y);
   return viaFloat(a, b, mulFloat);
 }
 
@@ -135,7 +135,7 @@ function rem(args: Value[]): Value {
   const y = toBigInt(b);
   if (x === undefined || y === undefined) throw builtinError('modulo on floating-point number');
   if (y === 0n) throw builtinError('modulo by zero');
-  return fromBigInt(x % y);
+  return intToNumber(x % y);
 }
 
 function abs(args: Value[]): Value {
@@ -143,7 +143,7 @@ function abs(args: Value[]): Value {
   // A double's digits are far coarser than the 64-bit float's, so |a| prints the same.
   if (typeof a === 'number') return Math.abs(a);
   const i = toBigInt(a);
-  if (i !== undefined) return fromBigInt(i < 0n ? -i : i);
+  if (i !== undefined) return intToNumber(i < 0n ? -i : i);
   const f = fromNumber(a);
   return floatResult({ neg: false, mant: f.mant, exp: f.exp, prec: f.prec });
 }
@@ -157,7 +157,7 @@ function roundNum(args: Value[]): Value {
   // Half away from zero: add or subtract 0.5 at 64 bits, then truncate (as OPA does).
   const f = fromNumber(a);
   const g = f.neg ? subFloat(f, HALF, DEFAULT_PREC) : addFloat(f, HALF, DEFAULT_PREC);
-  return fromBigInt(truncFloat(g));
+  return intToNumber(truncFloat(g));
 }
 
 // OPA's ceil/floor truncate and then adjust by the truncated value's sign; a truncated
@@ -168,8 +168,8 @@ function ceilNum(args: Value[]): Value {
   if (toBigInt(a) !== undefined) return a;
   const f = fromNumber(a);
   const i = truncFloat(f);
-  if (i < 0n || isIntFloat(f)) return fromBigInt(i);
-  return fromBigInt(i + 1n);
+  if (i < 0n || isIntFloat(f)) return intToNumber(i);
+  return intToNumber(i + 1n);
 }
 
 function floorNum(args: Value[]): Value {
@@ -178,8 +178,8 @@ function floorNum(args: Value[]): Value {
   if (toBigInt(a) !== undefined) return a;
   const f = fromNumber(a);
   const i = truncFloat(f);
-  if (i >= 0n || isIntFloat(f)) return fromBigInt(i);
-  return fromBigInt(i - 1n);
+  if (i >= 0n || isIntFloat(f)) return intToNumber(i);
+  return intToNumber(i - 1n);
 }
 
 // --- numbers.range / numbers.range_step ---
@@ -198,8 +198,8 @@ function rangeArray(x: bigint, y: bigint, step: bigint, name: string): Value {
     else for (let i = a; i >= b; i -= s) out.push(i);
     return out;
   }
-  if (x <= y) for (let i = x; i <= y; i += step) out.push(fromBigInt(i));
-  else for (let i = x; i >= y; i -= step) out.push(fromBigInt(i));
+  if (x <= y) for (let i = x; i <= y; i += step) out.push(intToNumber(i));
+  else for (let i = x; i >= y; i -= step) out.push(intToNumber(i));
   return out;
 }
 
@@ -238,7 +238,7 @@ function randIntn(args: Value[], ctx: BuiltinContext): Value {
       acc = (acc << 32n) | BigInt(Math.floor(Math.random() * 0x100000000));
     r = acc % bound;
   }
-  const out = fromBigInt(r);
+  const out = intToNumber(r);
   if (!cache) {
     cache = new Map();
     ctx.ndCache.set('rand.intn', cache);

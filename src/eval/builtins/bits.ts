@@ -1,6 +1,7 @@
 // Bitwise operations on integers of any size (two's complement semantics, as Go's big.Int).
 
-import { fromBigInt, type Value } from '../value/index.js';
+import type { Value } from '../value/index.js';
+import { intToNumber } from './arithmetic-bigfloat.js';
 import { intOperand } from './arithmetic.js';
 import { T } from './decl.js';
 import { BuiltinError, builtinError } from './errors.js';
@@ -24,10 +25,10 @@ function shiftAmount(v: Value): bigint {
 const MAX_LSH = 1n << 24n;
 
 registerBuiltins([
-  { name: 'bits.and', decl: NUM2, fn: (a) => fromBigInt(int(a[0]!, 1) & int(a[1]!, 2)) },
-  { name: 'bits.or', decl: NUM2, fn: (a) => fromBigInt(int(a[0]!, 1) | int(a[1]!, 2)) },
-  { name: 'bits.xor', decl: NUM2, fn: (a) => fromBigInt(int(a[0]!, 1) ^ int(a[1]!, 2)) },
-  { name: 'bits.negate', decl: T.fn([T.number], T.number), fn: (a) => fromBigInt(~int(a[0]!, 1)) },
+  { name: 'bits.and', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) & int(a[1]!, 2)) },
+  { name: 'bits.or', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) | int(a[1]!, 2)) },
+  { name: 'bits.xor', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) ^ int(a[1]!, 2)) },
+  { name: 'bits.negate', decl: T.fn([T.number], T.number), fn: (a) => intToNumber(~int(a[0]!, 1)) },
   {
     name: 'bits.lsh',
     decl: NUM2,
@@ -36,7 +37,7 @@ registerBuiltins([
       const s = shiftAmount(a[1]!);
       if (x === 0n) return 0;
       if (s > MAX_LSH) throw builtinError('shift amount too large');
-      return fromBigInt(x << s);
+      return intToNumber(x << s);
     },
   },
   {
@@ -46,7 +47,7 @@ registerBuiltins([
       const x = int(a[0]!, 1);
       const s = shiftAmount(a[1]!);
       if (s > MAX_LSH) return x < 0n ? -1 : 0;
-      return fromBigInt(x >> s);
+      return intToNumber(x >> s);
     },
   },
 ]);

@@ -1,8 +1,8 @@
 // units.parse and units.parse_bytes. OPA's messages name the built-in themselves
 // ("units.parse: no amount provided"); the evaluator adds its usual prefix on top.
 
-import { fromBigInt, makeNumber, parseDecimal, type Value } from '../value/index.js';
-import { DEFAULT_PREC, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic-bigfloat.js';
+import { makeNumber, parseDecimal, type Value } from '../value/index.js';
+import { DEFAULT_PREC, intToNumber, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
@@ -101,7 +101,7 @@ function parseBytes(args: Value[]): Value {
   if (!d) throw err('could not parse byte amount to a number');
   // big.Float (64-bit) product, truncated to an integer.
   const prod = mulFloat(fromDecimal(d.mant, d.exp), floatFromBigInt(mult, DEFAULT_PREC), DEFAULT_PREC);
-  return fromBigInt(truncFloat(prod));
+  return intToNumber(truncFloat(prod));
 }
 
 // units.parse multiplies exactly (big.Rat). "m" is the double 0.001, exactly as stored.
@@ -177,7 +177,7 @@ function parseUnits(args: Value[]): Value {
   let den = mulDen;
   if (d.exp >= 0) n *= 10n ** BigInt(d.exp);
   else den *= 10n ** BigInt(-d.exp);
-  if (n % den === 0n) return fromBigInt(n / den);
+  if (n % den === 0n) return intToNumber(n / den);
   const text = ratFloatString(n, den);
   const p = parseDecimal(text)!;
   return makeNumber(p.mant, p.exp);

@@ -2,7 +2,8 @@
 // (the fields OPA decodes with google/uuid).
 
 import { randomBytes } from 'node:crypto';
-import { fromBigInt, newPlainObject, toJSONText, type Value } from '../value/index.js';
+import { newPlainObject, toJSONText, type Value } from '../value/index.js';
+import { intToNumber } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { operandError } from './errors.js';
 import { registerBuiltins, type BuiltinContext } from './registry.js';
@@ -113,7 +114,7 @@ function parse(args: Value[]): Value | undefined {
     // Go: sec*1e9 + nsec in int64 (wrapping as Go's arithmetic does).
     const sec = since / 10000000n;
     const nsec = (since % 10000000n) * 100n;
-    out.time = fromBigInt(BigInt.asIntN(64, sec * 1000000000n + nsec));
+    out.time = intToNumber(BigInt.asIntN(64, sec * 1000000000n + nsec));
     const node = u.subarray(10, 16);
     out.nodeid = Array.from(node, (x) => x.toString(16).padStart(2, '0')).join('-');
     out.macvariables = macVars(node[0]!);
