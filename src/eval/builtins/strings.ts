@@ -230,6 +230,11 @@ const defs: BuiltinDef[] = [
       return replacer(str(args, 1), pairs);
     },
   },
+  {
+    name: 'strings.split_n',
+    decl: T.fn([S, S, T.number], T.array(S)),
+    fn: (a) => goSplit(str(a, 0), str(a, 1), int(a, 2)),
+  },
   { name: 'strings.reverse', decl: T.fn([S], S), fn: (a) => runes(str(a, 0)).reverse().join('') },
   {
     name: 'substring',

@@ -62,6 +62,12 @@ describe('basic string built-ins', () => {
     expect(call('split', '', '.')).toEqual(['']);
     expect(call('split', 'a😀', '')).toEqual(['a', '😀']);
   });
+  it('strings.split_n follows strings.SplitN', () => {
+    expect(call('strings.split_n', 'a,b,c', ',', 2)).toEqual(['a', 'b,c']);
+    expect(call('strings.split_n', 'a,b,c', ',', -1)).toEqual(['a', 'b', 'c']);
+    expect(call('strings.split_n', 'a,b,c', ',', 0)).toEqual([]);
+    expect(call('strings.split_n', 'abc', '', 2)).toEqual(['a', 'bc']);
+  });
   it('strings.count, reverse, replace_n', () => {
     expect(call('strings.count', 'cheese', 'e')).toBe(3);
     expect(call('strings.count', 'five', '')).toBe(5);
