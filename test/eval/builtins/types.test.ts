@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { RObject, RSet } from '../../../src/eval/value/index.js';
+import { RObject, RSet, type Value } from '../../../src/eval/value/index.js';
 import { call, n } from './helpers-mine.js';
 
 describe('type predicates and type_name', () => {
-  const values = [null, true, 1, n('1e400'), 'x', [1], { a: 1 }, RSet.of(1)] as const;
+  const values: Value[] = [null, true, 1, n('1e400'), 'x', [1], { a: 1 }, RSet.of(1)];
   test('each predicate is true for its type only', () => {
     const expected: Record<string, boolean[]> = {
       is_null: [true, false, false, false, false, false, false, false],
