@@ -11,7 +11,8 @@ export type TypeDecl =
   | { type: 'set'; of: TypeDecl }
   | {
       type: 'object';
-      static?: { key: TypeDecl; value: TypeDecl }[];
+      /** Fixed keys are plain strings in OPA's capabilities JSON. */
+      static?: { key: string; value: TypeDecl }[];
       dynamic?: { key: TypeDecl; value: TypeDecl };
     }
   | FunctionDecl;
@@ -40,7 +41,7 @@ export const T = {
   /** object[key: value] */
   object: (key: TypeDecl, value: TypeDecl): TypeDecl => ({ type: 'object', dynamic: { key, value } }),
   /** object<k1: v1, ...> with fixed keys (optionally with a dynamic part). */
-  record: (fields: { key: TypeDecl; value: TypeDecl }[], dynamic?: { key: TypeDecl; value: TypeDecl }): TypeDecl =>
+  record: (fields: { key: string; value: TypeDecl }[], dynamic?: { key: TypeDecl; value: TypeDecl }): TypeDecl =>
     dynamic ? { type: 'object', static: fields, dynamic } : { type: 'object', static: fields },
   fn: (args: TypeDecl[], result: TypeDecl): FunctionDecl => ({ type: 'function', args, result }),
   variadic: (variadic: TypeDecl, result?: TypeDecl): FunctionDecl =>

@@ -3,7 +3,7 @@
 
 import { typeName, type Value } from '../value/index.js';
 
-export type BuiltinErrorCode = 'eval_builtin_error' | 'eval_type_error';
+export type BuiltinErrorCode = 'eval_builtin_error' | 'eval_type_error' | 'eval_conflict_error';
 
 export class BuiltinError extends Error {
   readonly code: BuiltinErrorCode;
