@@ -78,3 +78,20 @@ describe('regolith check', () => {
     expect(regolith(['check', 'no/such/dir']).code).toBe(1);
   });
 });
+
+describe('regolith build with invalid Rego', () => {
+  it('fails with the parse error and writes nothing', () => {
+    const dir = writeTree({ 'bad.rego': BROKEN });
+    const out = join(tempDir(), 'o.tar.gz');
+    const r = regolith(['build', dir, '-o', out]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: 1 error occurred: .*bad\.rego:\d+: rego_parse_error: /);
+    expect(regolith(['inspect', out]).code).toBe(1);
+  });
+
+  it('parses v0 modules of a bundle whose manifest says rego_version 0', () => {
+    const dir = writeTree({ '.manifest': '{"rego_version": 0}', 'old.rego': 'package old\n\nallow { true }\n' });
+    expect(regolith(['build', '-b', dir, '-o', join(tempDir(), 'o.tar.gz')]).code).toBe(0);
+    expect(regolith(['build', dir, '-o', join(tempDir(), 'o.tar.gz')]).code).toBe(1);
+  });
+});

@@ -5,7 +5,17 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { BundleError, buildBundle, writeBundle, type SigningConfig, type VerificationConfig } from '../../plugins/bundle/index.js';
+import { RegoParseError, parseModule, type RegoErrorDetail } from '../../lang/index.js';
+import {
+  BundleError,
+  buildBundle,
+  regoVersionForFile,
+  writeBundle,
+  type Bundle,
+  type SigningConfig,
+  type VerificationConfig,
+} from '../../plugins/bundle/index.js';
+import { prettyErrors } from '../rego-errors.js';
 import { CLIError, examples } from '../io.js';
 import { collectList } from '../options.js';
 
@@ -48,6 +58,21 @@ function readClaims(path: string): Record<string, unknown> {
   }
 }
 
+/** Like `opa build`, invalid Rego fails the build (each module in its Rego version). */
+function parseModules(bundle: Bundle, fallback: number): void {
+  const errors: RegoErrorDetail[] = [];
+  for (const m of bundle.modules) {
+    const v = regoVersionForFile(bundle.manifest, m.path) ?? fallback;
+    try {
+      parseModule(m.text, { filename: m.url, regoVersion: v === 0 ? 'v0' : 'v1' });
+    } catch (e) {
+      if (!(e instanceof RegoParseError)) throw e;
+      errors.push(...e.errors);
+    }
+  }
+  if (errors.length) throw new CLIError(prettyErrors(errors));
+}
+
 export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
   if (paths.length === 0) throw new CLIError('expected at least one path');
   if (f.target !== 'rego') throw new CLIError(`unsupported target "${f.target}": regolith builds only the "rego" target`);
@@ -88,6 +113,7 @@ export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
       regoVersion: f.v0Compatible ? 0 : 1,
       verification,
     });
+    parseModules(bundle, f.v0Compatible ? 0 : 1);
     const gz = await writeBundle(bundle, signing);
     writeFileSync(f.output, gz);
   } catch (e) {
