@@ -5,7 +5,8 @@
 
 import type { Body, Expr, Head, Import, Location, Package, RefTerm, Rule, Term } from './ast.js';
 import { K } from './lexer.js';
-import { FUTURE_KEYWORDS, ParseAbort, Parser, refName, valueName } from './parser.js';
+import { BodyParser } from './body.js';
+import { FUTURE_KEYWORDS, ParseAbort, refName, valueName } from './parser.js';
 import { copyHead, copyTerm, isGround, refString } from './terms.js';
 
 export type Statement =
@@ -25,7 +26,7 @@ const SKIP = new ParseAbort('', 0, 0);
 const PREC_KINDS = new Set<K>([K.Add, K.Sub, K.Mul, K.Quo, K.Rem, K.And, K.Or, K.Equal, K.Neq, K.Gt, K.Gte, K.Lt, K.Lte]);
 const INFIX_KINDS = new Set<K>([K.Add, K.Sub, K.Mul, K.Quo, K.Rem, K.And, K.Or, K.Equal, K.Neq, K.Gt, K.Gte, K.Lt, K.Lte]);
 
-export class StatementParser extends Parser {
+export class StatementParser extends BodyParser {
   readonly facts = new WeakMap<Rule, RuleFacts>();
   regoVersion: 'v0' | 'v1' = 'v1';
 
