@@ -88,7 +88,7 @@ export function makeNumber(mant: bigint, exp: number, text?: string): RNumber {
   const n = normalize(mant, exp);
   const d = Number(decimalText(n.mant, n.exp));
   if (Number.isFinite(d)) {
-    if (d === 0) return 0; // -0 and 0 are one value
+    if (d === 0 && n.mant === 0n) return 0; // -0 and 0 are one value
     const back = decimalOfDouble(d);
     if (back.mant === n.mant && back.exp === n.exp) return d;
   }

@@ -31,6 +31,10 @@ describe('numbers', () => {
     expect(huge).toBeInstanceOf(BigNum);
     expect(toJSONText(huge!)).toBe('1e400');
     expect(parseNumber('0.1234567890123456789')).toBeInstanceOf(BigNum);
+    // Underflow must not turn a non-zero number into zero.
+    const tiny = parseNumber('1e-400');
+    expect(tiny).toBeInstanceOf(BigNum);
+    expect(compare(tiny!, 0)).toBe(1);
   });
   it('compares across representations exactly', () => {
     expect(compare(parseNumber('12345678901234567890')!, 12345678901234567000)).toBe(1);
