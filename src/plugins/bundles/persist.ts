@@ -1,0 +1,67 @@
+// Keeping the last activated bundle on disk (bundles: <name>: persist: true), so that a
+// restarted sidecar serves its last good policy before the first download succeeds.
+// Writes go to a temporary file that is fsynced and renamed over the old one: a crash
+// leaves the old archive or the new one, never a torn file.
+
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const FILE = 'bundle.tar.gz';
+
+/** OPA's default persistence directory: .opa under the working directory. */
+export function defaultPersistenceDir(): string {
+  return path.join(process.cwd(), '.opa');
+}
+
+export class BundlePersistence {
+  constructor(readonly dir: string) {}
+
+  private fileOf(name: string): string {
+    // Bundle names may contain slashes; keep one directory per name without nesting tricks.
+    return path.join(this.dir, 'bundles', encodeURIComponent(name), FILE);
+  }
+
+  save(name: string, archive: Uint8Array): void {
+    const file = this.fileOf(name);
+    const dir = path.dirname(file);
+    fs.mkdirSync(dir, { recursive: true });
+    const tmp = path.join(dir, `.${FILE}.${process.pid}.${Date.now()}.tmp`);
+    const fd = fs.openSync(tmp, 'w', 0o600);
+    try {
+      fs.writeSync(fd, archive);
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    try {
+      fs.renameSync(tmp, file);
+    } catch (e) {
+      fs.rmSync(tmp, { force: true });
+      throw e;
+    }
+    try {
+      const dfd = fs.openSync(dir, 'r');
+      try {
+        fs.fsyncSync(dfd);
+      } finally {
+        fs.closeSync(dfd);
+      }
+    } catch {
+      /* directories cannot be fsynced everywhere; the rename is still atomic */
+    }
+  }
+
+  /** The persisted archive, or undefined when there is none. */
+  load(name: string): Buffer | undefined {
+    try {
+      return fs.readFileSync(this.fileOf(name));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+  }
+
+  remove(name: string): void {
+    fs.rmSync(path.dirname(this.fileOf(name)), { recursive: true, force: true });
+  }
+}

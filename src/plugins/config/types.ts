@@ -1,0 +1,115 @@
+// The typed form of OPA's configuration file, after validation and defaults. Field names
+// follow the file (snake_case) so that a reader can match them to OPA's documentation.
+
+export interface BearerCredentials {
+  token?: string;
+  token_path?: string;
+  scheme: string;
+}
+
+export interface OAuth2Credentials {
+  grant_type: 'client_credentials';
+  token_url: string;
+  client_id: string;
+  client_secret: string;
+  scopes?: string[];
+  additional_headers?: Record<string, string>;
+  additional_parameters?: Record<string, string>;
+}
+
+export interface ClientTLSCredentials {
+  cert: string;
+  private_key: string;
+  private_key_passphrase?: string;
+}
+
+export interface ServiceConfig {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  allow_insecure_tls: boolean;
+  /** Seconds to wait for response headers; 0 means no limit. OPA's default is 10. */
+  response_header_timeout_seconds: number;
+  tls?: { ca_cert?: string; system_ca_required?: boolean };
+  credentials: {
+    bearer?: BearerCredentials;
+    oauth2?: OAuth2Credentials;
+    client_tls?: ClientTLSCredentials;
+  };
+}
+
+export interface KeyEntry {
+  algorithm: string;
+  key?: string;
+  private_key?: string;
+  scope?: string;
+}
+
+export interface PollingConfig {
+  min_delay_seconds: number;
+  max_delay_seconds: number;
+  long_polling_timeout_seconds?: number;
+}
+
+export type Trigger = 'periodic' | 'manual';
+
+export interface BundleSourceConfig {
+  name: string;
+  /** Undefined for a bundle read from a local file:// resource. */
+  service?: string;
+  resource: string;
+  polling: PollingConfig;
+  signing?: { keyid?: string; scope?: string; exclude_files?: string[] };
+  persist: boolean;
+  size_limit_bytes?: number;
+  trigger: Trigger;
+}
+
+export interface DecisionLogsConfig {
+  service?: string;
+  resource: string;
+  partition_name?: string;
+  console: boolean;
+  reporting: {
+    min_delay_seconds: number;
+    max_delay_seconds: number;
+    upload_size_limit_bytes: number;
+    /** Undefined: unbounded. */
+    buffer_size_limit_bytes?: number;
+    max_decisions_per_second?: number;
+    trigger: Trigger;
+  };
+  mask_decision: string;
+  drop_decision: string;
+}
+
+export interface StatusConfig {
+  service?: string;
+  partition_name?: string;
+  console: boolean;
+  prometheus: boolean;
+  trigger: Trigger;
+}
+
+export interface Config {
+  services: Record<string, ServiceConfig>;
+  labels: Record<string, string>;
+  keys: Record<string, KeyEntry>;
+  bundles: Record<string, BundleSourceConfig>;
+  decision_logs?: DecisionLogsConfig;
+  status?: StatusConfig;
+  default_decision: string;
+  default_authorization_decision: string;
+  persistence_directory?: string;
+  plugins: Record<string, unknown>;
+  /** The document as written (after ${ENV} and --set), for /v1/config and the server. */
+  raw: Record<string, unknown>;
+}
+
+/** A configuration problem; the message names the offending key. */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}

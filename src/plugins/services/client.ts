@@ -1,0 +1,190 @@
+// A client for one configured service: requests relative to the service URL with its
+// headers and credentials (bearer token, OAuth2 client credentials, client TLS), a limit
+// on the wait for response headers, and cancellation. node:http(s) is used rather than
+// fetch so that TLS settings (CA, client certificates, insecure mode) apply per service.
+
+import http from 'node:http';
+import https from 'node:https';
+import { readFileSync } from 'node:fs';
+import type { ServiceConfig } from '../config/types.js';
+import { OAuth2TokenSource } from './oauth2.js';
+
+export interface ServiceRequest {
+  method: string;
+  /** Path relative to the service URL (a leading slash is optional). */
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+  /** Overrides the service's response header timeout (e.g. for long polling). */
+  headerTimeoutMs?: number;
+  signal?: AbortSignal;
+}
+
+export interface ServiceResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export class ServiceRequestError extends Error {
+  constructor(message: string, readonly timeout = false) {
+    super(message);
+    this.name = 'ServiceRequestError';
+  }
+}
+
+/** Joins a base URL and a resource path with exactly one slash, as OPA does. */
+export function joinURL(base: string, path: string): string {
+  if (/^https?:\/\//.test(path)) return path;
+  return base.replace(/\/+$/, '') + '/' + path.replace(/^\/+/, '');
+}
+
+function goMethod(m: string): string {
+  return m.charAt(0).toUpperCase() + m.slice(1).toLowerCase();
+}
+
+export interface TLSOptions {
+  ca?: Buffer;
+  cert?: Buffer;
+  key?: Buffer;
+  passphrase?: string;
+  rejectUnauthorized: boolean;
+}
+
+/** TLS material for a service, read from the configured files. */
+export function tlsOptionsOf(cfg: ServiceConfig): TLSOptions {
+  const read = (what: string, p: string): Buffer => {
+    try {
+      return readFileSync(p);
+    } catch (e) {
+      throw new ServiceRequestError(`service ${cfg.name}: cannot read ${what} ${p}: ${(e as Error).message}`);
+    }
+  };
+  const o: TLSOptions = { rejectUnauthorized: !cfg.allow_insecure_tls };
+  if (cfg.tls?.ca_cert) o.ca = read('CA certificate', cfg.tls.ca_cert);
+  const ct = cfg.credentials.client_tls;
+  if (ct) {
+    o.cert = read('client certificate', ct.cert);
+    o.key = read('client private key', ct.private_key);
+    if (ct.private_key_passphrase) o.passphrase = ct.private_key_passphrase;
+  }
+  return o;
+}
+
+/** One HTTP exchange with a header timeout; rejects with ServiceRequestError. */
+export function rawRequest(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: Buffer | undefined,
+  tlsOpts: TLSOptions,
+  headerTimeoutMs: number,
+  signal?: AbortSignal,
+): Promise<ServiceResponse> {
+  const u = new URL(url);
+  const isHttps = u.protocol === 'https:';
+  const lib = isHttps ? https : http;
+  const what = `${goMethod(method)} "${url}"`;
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const done = (err: Error | undefined, res?: ServiceResponse): void => {
+      if (settled) return;
+      settled = true;
+      if (timer) clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      if (err) reject(err);
+      else resolve(res!);
+    };
+    const req = lib.request(
+      u,
+      {
+        method,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        ...(isHttps ? { ca: tlsOpts.ca, cert: tlsOpts.cert, key: tlsOpts.key, passphrase: tlsOpts.passphrase, rejectUnauthorized: tlsOpts.rejectUnauthorized } : {}),
+        agent: false,
+      },
+      (res) => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (e) => done(new ServiceRequestError(`${what}: ${e.message}`)));
+        res.on('aborted', () => done(new ServiceRequestError(`${what}: unexpected EOF`)));
+      },
+    );
+    let timer: NodeJS.Timeout | undefined =
+      headerTimeoutMs > 0
+        ? setTimeout(() => {
+            done(new ServiceRequestError(`${what}: net/http: timeout awaiting response headers`, true));
+            req.destroy();
+          }, headerTimeoutMs)
+        : undefined;
+    const onAbort = (): void => {
+      done(new ServiceRequestError(`${what}: context canceled`));
+      req.destroy();
+    };
+    if (signal) {
+      if (signal.aborted) return onAbort();
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const msg = e.code === 'ECONNREFUSED' ? `dial tcp ${u.host}: connect: connection refused` : e.message;
+      done(new ServiceRequestError(`${what}: ${msg}`));
+    });
+    req.end(body);
+  });
+}
+
+export class ServiceClient {
+  readonly config: ServiceConfig;
+  private tlsOpts: TLSOptions | undefined;
+  private readonly oauth2: OAuth2TokenSource | undefined;
+  /** Milliseconds per configured second (tests shrink it). */
+  private readonly msPerSecond: number;
+
+  constructor(config: ServiceConfig, msPerSecond = 1000) {
+    this.config = config;
+    this.msPerSecond = msPerSecond;
+    const o = config.credentials.oauth2;
+    if (o) this.oauth2 = new OAuth2TokenSource(o, () => this.tls(), config.response_header_timeout_seconds * msPerSecond);
+  }
+
+  private tls(): TLSOptions {
+    return (this.tlsOpts ??= tlsOptionsOf(this.config));
+  }
+
+  /** The Authorization header value for the next request, if any. */
+  private async authorization(): Promise<string | undefined> {
+    const b = this.config.credentials.bearer;
+    if (b) {
+      let token = b.token ?? '';
+      // OPA re-reads token_path on every request so rotated tokens are picked up.
+      if (b.token_path) {
+        try {
+          token = readFileSync(b.token_path, 'utf8').trim();
+        } catch (e) {
+          throw new ServiceRequestError(`service ${this.config.name}: cannot read bearer token file: ${(e as Error).message}`);
+        }
+      }
+      return `${b.scheme} ${token}`;
+    }
+    if (this.oauth2) return `Bearer ${await this.oauth2.token()}`;
+    return undefined;
+  }
+
+  url(path: string): string {
+    return joinURL(this.config.url, path);
+  }
+
+  async request(r: ServiceRequest): Promise<ServiceResponse> {
+    const headers: Record<string, string> = { 'user-agent': 'Regolith', ...this.config.headers, ...(r.headers ?? {}) };
+    const auth = await this.authorization();
+    if (auth !== undefined) headers['authorization'] = auth;
+    const timeout = r.headerTimeoutMs ?? this.config.response_header_timeout_seconds * this.msPerSecond;
+    const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal);
+    // A rejected token may have been revoked early: fetch a fresh one next time.
+    if (res.status === 401 && this.oauth2) this.oauth2.invalidate();
+    return res;
+  }
+}
