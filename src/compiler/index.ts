@@ -4,7 +4,7 @@
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
 import { getBuiltin } from '../eval/builtins/registry.js';
 import { compileError, RegoCompileError } from './errors.js';
-import { LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
+import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
 import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
 import { checkHead, reorderDeep } from './rewrite.js';
 import type { SafetyCtx } from './safety.js';
@@ -42,6 +42,7 @@ export class CompiledPolicy {
     const resolved = resolver.body(body);
     const scope = openScope(namer, new Map(), resolved, []);
     const renamed = renameBody(resolved, scope, namer);
+    declareAll(scope);
     const ctx: SafetyCtx = { arityOf: (op) => arityOf(this.root, op), errors, original: namer.original };
     const { body: ordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
     checkCalls(ordered, this.root, errors);
@@ -74,8 +75,7 @@ export function arityOf(root: RuleNode, op: Term): number | undefined {
       path.push(t.value);
     }
     const node = root.find(path);
-    const f = node?.funcs[0];
-    return f ? (f.args?.length ?? 0) : undefined;
+    return node?.isFunction ? node.arity : undefined;
   }
   const name = refName(op);
   if (!name) return undefined;
@@ -141,6 +141,10 @@ export function compile(modules: Module[], _opts: CompileOptions = {}): Compiled
   const pending: { cr: CompiledRule; resolver: Resolver }[] = [];
   for (const m of modules) {
     const pkg = packagePath(m);
+    // a package exists (as an empty object) even without rules
+    let pn = root;
+    for (const p of pkg) pn = pn.child(p);
+    pn.markHasRules();
     const globals = buildGlobals(m, names.get(pkg.join('.'))!);
     for (const r of m.rules) {
       const resolver = new Resolver(globals, ruleLocals(r));
@@ -201,14 +205,16 @@ function rewriteRule(cr: CompiledRule, root: RuleNode, errors: RegoErrorDetail[]
     const headTerms = [...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])];
     const scope: Scope = openScope(namer, new Map(), x.body, [...(x.args ?? []), ...headTerms], []);
     x.args = x.args?.map((t) => renameTerm(t, scope, namer));
+    const body = renameBody(x.body, scope, namer);
+    declareAll(scope);
     x.suffix = x.suffix.map((t) => renameTerm(t, scope, namer));
     if (x.key) x.key = renameTerm(x.key, scope, namer);
     if (x.value) x.value = renameTerm(x.value, scope, namer);
-    const body = renameBody(x.body, scope, namer);
     const ctx: SafetyCtx = { arityOf: (op) => arityOf(root, op), errors, original: namer.original };
     const bound = new Set<string>();
     for (const a of x.args ?? []) forEachVarShallow(a, (n) => bound.add(n));
     const names = new Set<string>(scope.values());
+    for (const n of scope.values()) names.add(n);
     const r = reorderDeep(body, bound, names, ctx);
     x.body = r.body;
     const heads = [...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])].map((t) => nestedHead(t, r.bound, ctx));
@@ -226,7 +232,8 @@ function nestedHead(t: Term, bound: Set<string>, ctx: SafetyCtx): Term {
 }
 
 function checkConflicts(node: RuleNode, errors: RegoErrorDetail[]): void {
-  const kinds = (node.complete.length || node.default ? 1 : 0) + (node.sets.length ? 1 : 0) + (node.funcs.length ? 1 : 0);
+  const dflt = node.default ? (node.default.kind === 'function' ? 'f' : 'c') : '';
+  const kinds = (node.complete.length || dflt === 'c' ? 1 : 0) + (node.sets.length ? 1 : 0) + (node.funcs.length || dflt === 'f' ? 1 : 0);
   if (kinds > 1) {
     const r = [...node.allRules()][0]!;
     errors.push(compileError('rego_type_error', `conflicting rules data.${node.path.join('.')} found`, r.location));

@@ -73,9 +73,32 @@ function ownVars(body: Body, extra: Term[]): string[] {
 export function openScope(namer: LocalNamer, parent: Scope, body: Body, extra: Term[], forceLocal: string[] = []): Scope {
   const scope: Scope = new Map(parent);
   for (const n of forceLocal) scope.set(n, namer.fresh(n));
-  for (const n of declaredIn(body)) if (!GLOBAL.has(n)) scope.set(n, namer.fresh(n));
-  for (const n of ownVars(body, extra)) if (!scope.has(n) && !GLOBAL.has(n)) scope.set(n, namer.fresh(n));
+  // Vars declared with `some`/`:=` become visible where they are declared (renameBody);
+  // until then a nested body using the same name has its own local.
+  const declared = new Set(declaredIn(body).filter((n) => !GLOBAL.has(n)));
+  const pending = new Map<string, string>();
+  for (const n of declared) pending.set(n, namer.fresh(n));
+  pendingDecls.set(scope, pending);
+  for (const n of ownVars(body, extra)) if (!scope.has(n) && !GLOBAL.has(n) && !declared.has(n)) scope.set(n, namer.fresh(n));
   return scope;
+}
+
+const pendingDecls = new WeakMap<Scope, Map<string, string>>();
+
+/** Makes the vars declared by `e` visible in `scope` (from this expression on). */
+function declare(e: Expr, scope: Scope): void {
+  const pending = pendingDecls.get(scope);
+  if (!pending) return;
+  for (const n of declaredIn([e])) {
+    const u = pending.get(n);
+    if (u !== undefined) scope.set(n, u);
+  }
+}
+
+/** Makes every declared var visible (for rule heads, after the body). */
+export function declareAll(scope: Scope): void {
+  const pending = pendingDecls.get(scope);
+  if (pending) for (const [n, u] of pending) scope.set(n, u);
 }
 
 export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
@@ -111,7 +134,10 @@ export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
 
 /** Renames a body whose scope has already been opened. */
 export function renameBody(body: Body, scope: Scope, namer: LocalNamer): Body {
-  return body.map((e) => renameExpr(e, scope, namer));
+  return body.map((e) => {
+    declare(e, scope);
+    return renameExpr(e, scope, namer);
+  });
 }
 
 function renameExpr(e: Expr, scope: Scope, namer: LocalNamer): Expr {

@@ -13,8 +13,9 @@ function refTargets(root: RuleNode, t: Term, out: Set<RuleNode>): void {
   for (; i < t.value.length; i++) {
     if (node.isLeaf || node.general.length) break;
     const k = t.value[i]!;
-    if (k.type !== 'string') break;
-    const c = node.children.get(k.value);
+    const seg = k.type === 'string' ? k.value : k.type === 'number' && /^\d+$/.test(k.value) ? k.value : undefined;
+    if (seg === undefined) break;
+    const c = node.children.get(seg);
     if (!c) return;
     node = c;
   }

@@ -3,7 +3,7 @@
 
 import type { Body, Expr, Term } from '../lang/ast.js';
 import { compileError } from './errors.js';
-import { reorderBody, shallowBodyVars, displayName, type SafetyCtx } from './safety.js';
+import { reorderBody, shallowBodyVars, displayName, unsafeHeadVars, type SafetyCtx } from './safety.js';
 import { forEachVarShallow, isEvery } from './terms.js';
 
 export function reorderDeep(body: Body, bound: Set<string>, names: Set<string>, ctx: SafetyCtx): { body: Body; bound: Set<string> } {
@@ -60,9 +60,9 @@ function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
 export function checkHead(terms: Term[], bound: Set<string>, ctx: SafetyCtx, at: { location?: Term['location'] }): void {
   const seen = new Set<string>();
   for (const t of terms)
-    forEachVarShallow(t, (n) => {
-      if (n === 'input' || n === 'data' || bound.has(n) || seen.has(n)) return;
+    for (const n of unsafeHeadVars(t, bound)) {
+      if (seen.has(n)) continue;
       seen.add(n);
       ctx.errors.push(compileError('rego_unsafe_var_error', `var ${displayName(n, ctx.original)} is unsafe`, at.location));
-    });
+    }
 }

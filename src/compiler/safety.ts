@@ -247,3 +247,20 @@ export function shallowBodyVars(body: Body): Set<string> {
 }
 
 export { forEachVarDeep };
+
+/** Vars of a head term that stay unbound after the body (ref iteration vars are fine). */
+export function unsafeHeadVars(t: Term, bound: Set<string>): string[] {
+  const saved = scopeNames;
+  scopeNames = new Set();
+  try {
+    const out = new Set<string>();
+    if (evalable(t, bound, out)) return [];
+    const bad: string[] = [];
+    forEachVarShallow(t, (n) => {
+      if (!GLOBAL.has(n) && !bound.has(n) && !out.has(n) && !bad.includes(n)) bad.push(n);
+    });
+    return bad;
+  } finally {
+    scopeNames = saved;
+  }
+}

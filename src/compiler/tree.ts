@@ -66,7 +66,12 @@ export class RuleNode {
   }
 
   get isFunction(): boolean {
-    return this.funcs.length > 0;
+    return this.funcs.length > 0 || this.default?.kind === 'function';
+  }
+
+  /** Number of arguments of the function defined here. */
+  get arity(): number {
+    return (this.funcs[0] ?? this.default)?.args?.length ?? 0;
   }
 
   find(path: readonly string[]): RuleNode | undefined {

@@ -23,7 +23,7 @@ export function checkCalls(body: Body, root: RuleNode, errors: RegoErrorDetail[]
           errors.push(compileError('rego_type_error', `undefined function ${name}`, loc));
           return;
         }
-        const n = node.funcs[0]!.args?.length ?? 0;
+        const n = node.arity;
         if (args.length !== n && args.length !== n + 1) errors.push(compileError('rego_type_error', `function ${name} has arity ${n}, got ${args.length} arguments`, loc));
         return;
       }

@@ -5,6 +5,15 @@
 import { RObject, RSet, BigNum, compareStrings, type Value, type PlainObject } from './value/index.js';
 
 const keyCache = new WeakMap<object, string[]>();
+const insertionOrdered = new WeakSet<object>();
+
+/**
+ * Documents assembled from rule outputs iterate in the order rules produced them (as
+ * OPA evaluates rules in order when a ref iterates over them), not in key order.
+ */
+export function markInsertionOrdered(o: object): void {
+  insertionOrdered.add(o);
+}
 
 export function sortedKeysCached(o: PlainObject): string[] {
   let ks = keyCache.get(o);
@@ -51,7 +60,8 @@ export function iterate(coll: Value | undefined, fn: (k: Value, v: Value) => boo
   }
   if (coll instanceof BigNum) return false;
   const o = coll as PlainObject;
-  for (const k of sortedKeysCached(o)) if (fn(k, o[k]!)) return true;
+  const keys = insertionOrdered.has(o) ? Object.keys(o) : sortedKeysCached(o);
+  for (const k of keys) if (fn(k, o[k]!)) return true;
   return false;
 }
 

@@ -5,7 +5,7 @@ import type { RuleNode } from '../compiler/tree.js';
 import { EvalCtx, UNDEF, type OverrideNode } from './context.js';
 import { conflict } from './errors.js';
 import { equal, isObject, isPlainObject, makeObject, newPlainObject, objectEntries, RSet, type Value } from './value/index.js';
-import { lookup } from './collections.js';
+import { lookup, markInsertionOrdered } from './collections.js';
 import { evalComplete, evalSet, generalSolutions } from './rules.js';
 import { valueKey } from './plan/terms.js';
 
@@ -13,7 +13,8 @@ export function baseAt(data: Value, path: readonly string[]): Value | undefined 
   let v: Value | undefined = data;
   for (let i = 0; i < path.length; i++) {
     if (v === undefined) return undefined;
-    v = lookup(v, path[i]!);
+    const seg = path[i]!;
+    v = Array.isArray(v) ? lookup(v, /^\d+$/.test(seg) ? Number(seg) : seg) : lookup(v, seg);
   }
   return v;
 }
@@ -38,7 +39,10 @@ function fillAcc(acc: Acc, node: RuleNode, ev: EvalCtx): void {
     if (!c.hasRules || c.isFunction) continue;
     if (c.isLeaf) {
       const v = nodeValue(c, ev);
-      if (v !== undefined) acc.insert([name], 0, v, false);
+      if (v instanceof RSet && c.sets.length) {
+        acc.ensureSet(name);
+        for (const m of v.values()) acc.insert([name], 0, m, true);
+      } else if (v !== undefined) acc.insert([name], 0, v, false);
     } else {
       fillAcc(acc.child(name), c, ev);
     }
@@ -60,6 +64,10 @@ class Acc {
     const a = new Acc(isObject(b) ? b : undefined);
     this.entries.set('s' + name, { key: name, node: a });
     return a;
+  }
+
+  ensureSet(name: string): void {
+    if (!this.entries.has('s' + name)) this.entries.set('s' + name, { key: name, node: { set: new RSet() } });
   }
 
   insert(keys: Value[], i: number, value: Value, setLeaf: boolean): void {
@@ -93,15 +101,20 @@ class Acc {
   finish(): Value {
     const pairs: [Value, Value][] = [];
     const seen = new Set<string>();
+    const base = isObject(this.base) ? this.base : undefined;
     for (const [hk, e] of this.entries) {
       seen.add(hk);
       const n = e.node;
-      pairs.push([e.key, n instanceof Acc ? n.finish() : n.set ? n.set : n.value!]);
+      // a base document value stands where a rule also defines one (as OPA reads it)
+      const b = base && !(n instanceof Acc) ? lookup(base, e.key) : undefined;
+      pairs.push([e.key, b !== undefined && !isObject(b) ? b : n instanceof Acc ? n.finish() : n.set ? n.set : n.value!]);
     }
-    if (isObject(this.base)) {
-      for (const [k, v] of objectEntries(this.base)) if (!seen.has(valueKey(k))) pairs.push([k, v]);
+    if (base) {
+      for (const [k, v] of objectEntries(base)) if (!seen.has(valueKey(k))) pairs.push([k, v]);
     }
-    return makeObject(pairs);
+    const o = makeObject(pairs);
+    markInsertionOrdered(o);
+    return o;
   }
 }
 

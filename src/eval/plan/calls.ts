@@ -6,7 +6,7 @@ import type { Location, Term } from '../../lang/ast.js';
 import { refName } from '../../compiler/terms.js';
 import { getBuiltin, type BuiltinDef } from '../builtins/registry.js';
 import { BuiltinError } from '../builtins/errors.js';
-import type { Frame, Mock } from '../context.js';
+import { EvalCtx, type Frame, type Mock } from '../context.js';
 import { RegoEvalError, Suspend } from '../errors.js';
 import { callFunction } from '../rules.js';
 import type { Value } from '../value/index.js';
@@ -44,8 +44,11 @@ export function builtinCall(def: BuiltinDef, fr: Frame, args: Value[], loc: Loca
 function callMock(m: Mock, fr: Frame, args: Value[], loc: Location | undefined, k: K): boolean {
   if (m.kind === 'value') return k(m.value);
   if (m.kind === 'function') {
-    const n = m.node.funcs[0]?.args?.length ?? 0;
-    const v = callFunction(m.node, args.slice(0, n), fr.ev);
+    const n = m.node.arity;
+    // a mock runs without mocks: calling the mocked name from it reaches the original
+    const ev = fr.ev;
+    const plain = ev.mocks === null ? ev : new EvalCtx(ev.q, ev.input, ev.data, ev.overrides, null, ev);
+    const v = callFunction(m.node, args.slice(0, n), plain);
     return v === undefined ? false : k(v);
   }
   return invokeBuiltin(m.def, fr, args, loc, k);

@@ -12,6 +12,13 @@ import type { PlanCtx } from './ctx.js';
 import { compilePath, fromGen, fromGetter } from './terms.js';
 import type { TermC } from './types.js';
 
+/** A constant key usable as a data path segment (numbers name keys like "2" in data). */
+function segment(t: Term): string | undefined {
+  if (t.type === 'string') return t.value;
+  if (t.type === 'number' && /^\d+$/.test(t.value)) return t.value;
+  return undefined;
+}
+
 export function planDataPath(rest: Term[], root: RuleNode): { node: RuleNode | null; path: string[]; consumed: number } {
   let node = root;
   let i = 0;
@@ -19,17 +26,20 @@ export function planDataPath(rest: Term[], root: RuleNode): { node: RuleNode | n
   while (i < rest.length) {
     if (!node.hasRules) break;
     if (node.isLeaf || node.general.length > 0) break;
-    const t = rest[i]!;
-    if (t.type !== 'string') break;
-    path.push(t.value);
+    const seg = segment(rest[i]!);
+    if (seg === undefined) break;
+    path.push(seg);
     i++;
-    const c = node.children.get(t.value);
+    const c = node.children.get(seg);
     if (!c) return { node: null, path, consumed: i };
     node = c;
   }
   if (!node.hasRules) {
     // base data below: take the remaining constant keys directly
-    while (i < rest.length && rest[i]!.type === 'string') path.push((rest[i++] as { value: string }).value);
+    for (let seg = rest[i] && segment(rest[i]!); seg !== undefined && i < rest.length; seg = rest[i] && segment(rest[i]!)) {
+      path.push(seg);
+      i++;
+    }
     return { node: null, path, consumed: i };
   }
   return { node, path, consumed: i };

@@ -5,11 +5,11 @@ import type { Body, Every, Expr, SomeDecl, Term } from '../../lang/ast.js';
 import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/terms.js';
 import { getBuiltin } from '../builtins/registry.js';
 import type { Frame } from '../context.js';
-import { iterate } from '../collections.js';
+import { isCollection, iterate } from '../collections.js';
 import { equal, toRegoString, type Value } from '../value/index.js';
 import { callWith, resolveCallee } from './calls.js';
 import type { PlanCtx } from './ctx.js';
-import { compileTerm, isPattern } from './terms.js';
+import { compileTerm, constValue, isPattern, valueKey } from './terms.js';
 import { STOP, type Step, type TermC } from './types.js';
 import { compileWith } from './with.js';
 
@@ -118,6 +118,24 @@ export function compileUnify(a: Term, b: Term, pc: PlanCtx, next: Step): Step {
     for (let i = a.value.length - 1; i >= 0; i--) k = compileUnify(a.value[i]!, b.value[i]!, pc, k);
     return k;
   }
+  if (a.type === 'object' && b.type === 'object' && a.value.length === b.value.length && isPattern(a, pc) && isPattern(b, pc)) {
+    const bk = new Map<string, Term>();
+    for (const [k, x] of b.value) {
+      const kv = constValue(k);
+      if (kv !== undefined) bk.set(valueKey(kv), x);
+    }
+    const pairs: [Term, Term][] = [];
+    for (const [k, x] of a.value) {
+      const kv = constValue(k);
+      const y = kv === undefined ? undefined : bk.get(valueKey(kv));
+      if (y) pairs.push([x, y]);
+    }
+    if (pairs.length === a.value.length) {
+      let k = next;
+      for (let i = pairs.length - 1; i >= 0; i--) k = compileUnify(pairs[i]![0], pairs[i]![1], pc, k);
+      return k;
+    }
+  }
   const ac = compileTerm(a, pc);
   const bc = compileTerm(b, pc);
   if (!ac.pattern && !bc.pattern) {
@@ -154,7 +172,7 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
   let n: number | undefined;
   if (op.type === 'ref' && op.value[0]?.type === 'var' && op.value[0].value === 'data') {
     const node = pc.root.find(op.value.slice(1).map((x) => (x.type === 'string' ? x.value : '')));
-    n = node?.funcs[0]?.args?.length;
+    n = node?.isFunction ? node.arity : undefined;
   } else {
     const d = getBuiltin(name ?? '');
     n = d && !d.decl.variadic ? (d.decl.args?.length ?? 0) : undefined;
@@ -199,6 +217,7 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   const body = pc.withBound(kv, () => compileBody(t.body, pc, STOP).step);
   return (fr) =>
     dom.gen(fr, (d) => {
+      if (!isCollection(d)) return false;
       const failed = iterate(d, (key, val) => {
         const ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
         return !ok;

@@ -27,7 +27,7 @@ export function toJS(v: Value): unknown {
   if (v instanceof RSet) return v.values().map(toJS);
   if (v instanceof RObject) {
     const o: Record<string, unknown> = newPlainObject();
-    for (const [k, x] of v.entries()) o[typeof k === 'string' ? k : toRegoString(k)] = toJS(x);
+    for (const [k, x] of v.entries()) o[typeof k === 'string' ? k : toJSONText(k)] = toJS(x);
     return o;
   }
   // Plain object: return it unchanged unless a member needs converting.
@@ -75,7 +75,7 @@ function write(v: Value, out: string[], ind: string, cur: string): void {
   let entries: [string, Value][] | undefined;
   if (Array.isArray(v)) items = v;
   else if (v instanceof RSet) items = v.values();
-  else if (v instanceof RObject) entries = v.entries().map(([k, x]) => [typeof k === 'string' ? k : toRegoString(k), x]);
+  else if (v instanceof RObject) entries = v.entries().map(([k, x]) => [typeof k === 'string' ? k : toJSONText(k), x]);
   else entries = sortedKeys(v as PlainObject).map((k) => [k, (v as PlainObject)[k]!]);
   const next = cur + ind;
   const nl = ind ? '\n' : '';
