@@ -6,6 +6,22 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
+import { parseNumber } from '../../src/eval/value/index.js';
+
+// YAML integers past 2^53 (e.g. -9223372036854775808 in the time cases) are read
+// exactly, as the Go YAML reader OPA's runner uses does; smaller ones stay doubles.
+const yamlInt = yaml.types.int;
+const exactInt = new yaml.Type('tag:yaml.org,2002:int', {
+  kind: 'scalar',
+  resolve: (data: string) => yamlInt.resolve(data),
+  construct: (data: string) => {
+    const n = yamlInt.construct(data) as number;
+    return Number.isSafeInteger(n) ? n : (parseNumber(data.replace(/_/g, '')) ?? n);
+  },
+  predicate: (v: unknown) => yamlInt.predicate!(v),
+  represent: yamlInt.represent,
+});
+const CASE_SCHEMA = yaml.DEFAULT_SCHEMA.extend({ implicit: [exactInt] });
 
 export const CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/opa-conformance', import.meta.url));
 
@@ -60,8 +76,9 @@ export function loadCases(root: string = CONFORMANCE_ROOT): ConformanceCase[] {
     for (const path of files) {
       const rel = relative(root, path);
       const dir = rel.split(/[\\/]/).slice(0, -1).join('/');
-      const doc = yaml.load(readFileSync(path, 'utf8')) as { cases?: Record<string, unknown>[] } | undefined;
-      (doc?.cases ?? []).forEach((c, index) => {
+      // A file may hold several YAML documents separated by '---'.
+      const docs = yaml.loadAll(readFileSync(path, 'utf8'), undefined, { schema: CASE_SCHEMA }) as ({ cases?: Record<string, unknown>[] } | undefined)[];
+      docs.flatMap((doc) => doc?.cases ?? []).forEach((c, index) => {
         const str = (k: string): string | undefined => (typeof c[k] === 'string' ? (c[k] as string) : undefined);
         const kase: ConformanceCase = {
           dir,

@@ -10,18 +10,19 @@ import { compareNumbers, isNumber, isObject, objectEntries, RSet, toJS, toJSONTe
 import '../../src/eval/builtins/index.js';
 
 /** Whether a Rego value matches an expected YAML value: sets as unordered arrays, numbers by value. */
-function matches(got: Value, want: unknown): boolean {
-  if (got instanceof RSet) {
-    if (!Array.isArray(want) || want.length !== got.size) return false;
+function matches(got: Value, want: unknown, unordered = false): boolean {
+  if (got instanceof RSet || (unordered && Array.isArray(got))) {
+    const items = got instanceof RSet ? got.values() : (got as Value[]);
+    if (!Array.isArray(want) || want.length !== items.length) return false;
     const used = new Set<number>();
-    for (const g of got.values()) {
-      const i = want.findIndex((w, j) => !used.has(j) && matches(g, w));
+    for (const g of items) {
+      const i = want.findIndex((w, j) => !used.has(j) && matches(g, w, unordered));
       if (i < 0) return false;
       used.add(i);
     }
     return true;
   }
-  if (Array.isArray(got)) return Array.isArray(want) && want.length === got.length && got.every((g, i) => matches(g, want[i]));
+  if (Array.isArray(got)) return Array.isArray(want) && want.length === got.length && got.every((g, i) => matches(g, want[i], unordered));
   if (isObject(got)) {
     if (!want || typeof want !== 'object' || Array.isArray(want)) return false;
     const w = want as Record<string, unknown>;
@@ -29,10 +30,10 @@ function matches(got: Value, want: unknown): boolean {
     if (entries.length !== Object.keys(w).length) return false;
     return entries.every(([k, v]) => {
       const key = typeof k === 'string' ? k : toJSONText(k);
-      return Object.hasOwn(w, key) && matches(v, w[key]);
+      return Object.hasOwn(w, key) && matches(v, w[key], unordered);
     });
   }
-  if (isNumber(got)) return typeof want === 'number' && compareNumbers(got, want) === 0;
+  if (isNumber(got)) return isNumber(want) && compareNumbers(got, want) === 0;
   return got === want;
 }
 
@@ -43,7 +44,7 @@ function canon(v: unknown): string {
 function sameResults(got: Record<string, Value>[], want: Record<string, unknown>[], sorted: boolean): boolean {
   if (got.length !== want.length) return false;
   const one = (g: Record<string, Value>, w: Record<string, unknown>) =>
-    Object.keys(g).length === Object.keys(w ?? {}).length && Object.keys(g).every((k) => Object.hasOwn(w ?? {}, k) && matches(g[k]!, w[k]));
+    Object.keys(g).length === Object.keys(w ?? {}).length && Object.keys(g).every((k) => Object.hasOwn(w ?? {}, k) && matches(g[k]!, w[k], sorted));
   if (!sorted) return got.every((g, i) => one(g, want[i]!));
   const used = new Set<number>();
   return got.every((g) => {

@@ -137,7 +137,13 @@ export function toSafeInteger(v: RNumber): number | undefined {
 
 /** The number as a bigint when it is an integer; else undefined. */
 export function toBigInt(v: RNumber): bigint | undefined {
-  if (typeof v === 'number') return Number.isInteger(v) ? BigInt(v) : undefined;
+  if (typeof v === 'number') {
+    if (Number.isSafeInteger(v)) return BigInt(v);
+    if (!Number.isInteger(v)) return undefined;
+    // A large double stands for its shortest decimal form (1585852421593912000), not
+    // its exact binary value (...912064): the same reading compare() uses.
+    v = new BigNum(toDecimal(v).mant, toDecimal(v).exp);
+  }
   if (v.exp < 0) return undefined;
   return v.mant * 10n ** BigInt(v.exp);
 }
