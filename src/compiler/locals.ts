@@ -118,14 +118,15 @@ export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
     case 'arraycomprehension':
     case 'setcomprehension': {
       const sc = openScope(namer, scope, t.value.body, [t.value.term]);
-      return { ...t, value: { term: renameTerm(t.value.term, sc, namer), body: renameBody(t.value.body, sc, namer) } };
+      const body = renameBody(t.value.body, sc, namer);
+      declareAll(sc);
+      return { ...t, value: { term: renameTerm(t.value.term, sc, namer), body } };
     }
     case 'objectcomprehension': {
       const sc = openScope(namer, scope, t.value.body, [t.value.key, t.value.value]);
-      return {
-        ...t,
-        value: { key: renameTerm(t.value.key, sc, namer), value: renameTerm(t.value.value, sc, namer), body: renameBody(t.value.body, sc, namer) },
-      };
+      const body = renameBody(t.value.body, sc, namer);
+      declareAll(sc);
+      return { ...t, value: { key: renameTerm(t.value.key, sc, namer), value: renameTerm(t.value.value, sc, namer), body } };
     }
     default:
       return t;

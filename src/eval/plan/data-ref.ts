@@ -4,7 +4,7 @@
 // document (memoised per query) and walks the rest of the ref through it.
 
 import type { Term } from '../../lang/ast.js';
-import type { RuleNode } from '../../compiler/tree.js';
+import { RuleNode as RuleNodeClass, type RuleNode } from '../../compiler/tree.js';
 import type { Frame } from '../context.js';
 import type { Value } from '../value/index.js';
 import { baseAt, dataAt, nodeValue } from '../virtual-doc.js';
@@ -19,6 +19,8 @@ function segment(t: Term): string | undefined {
   return undefined;
 }
 
+const EMPTY = new RuleNodeClass([], undefined);
+
 export function planDataPath(rest: Term[], root: RuleNode): { node: RuleNode | null; path: string[]; consumed: number } {
   let node = root;
   let i = 0;
@@ -31,7 +33,10 @@ export function planDataPath(rest: Term[], root: RuleNode): { node: RuleNode | n
     path.push(seg);
     i++;
     const c = node.children.get(seg);
-    if (!c) return { node: null, path, consumed: i };
+    if (!c) {
+      node = EMPTY;
+      break;
+    }
     node = c;
   }
   if (!node.hasRules) {
