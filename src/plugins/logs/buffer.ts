@@ -1,0 +1,87 @@
+// The bounded buffer of encoded decision events waiting for upload. It is limited in
+// bytes (buffer_size_limit_bytes: the oldest events are dropped to make room) and in rate
+// (max_decisions_per_second: a token bucket refusing the excess); every drop is counted.
+// Events that fail to upload are put back at the front, so nothing is lost while the
+// collector is down as long as the buffer has room.
+
+export interface DropCounters {
+  buffer_size_limit_exceeded: number;
+  rate_limit_exceeded: number;
+  /** Single events larger than the upload size limit (they can never be sent). */
+  event_too_large: number;
+}
+
+export class EventBuffer {
+  private items: string[] = [];
+  private bytes = 0;
+  readonly dropped: DropCounters = { buffer_size_limit_exceeded: 0, rate_limit_exceeded: 0, event_too_large: 0 };
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    private readonly limitBytes: number | undefined,
+    private readonly perSecond: number | undefined,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = perSecond ?? 0;
+    this.last = this.now();
+  }
+
+  get length(): number {
+    return this.items.length;
+  }
+
+  get sizeBytes(): number {
+    return this.bytes;
+  }
+
+  /** Whether the rate limit lets one more decision through now (consumes a token). */
+  admit(): boolean {
+    if (this.perSecond === undefined) return true;
+    const t = this.now();
+    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
+    if (this.tokens >= 1) {
+      this.tokens -= 1;
+      return true;
+    }
+    this.dropped.rate_limit_exceeded++;
+    return false;
+  }
+
+  push(encoded: string): void {
+    const size = Buffer.byteLength(encoded);
+    if (this.limitBytes !== undefined && size > this.limitBytes) {
+      this.dropped.buffer_size_limit_exceeded++;
+      return;
+    }
+    this.items.push(encoded);
+    this.bytes += size;
+    this.evict();
+  }
+
+  /** Takes everything out (for an upload attempt). */
+  drain(): string[] {
+    const out = this.items;
+    this.items = [];
+    this.bytes = 0;
+    return out;
+  }
+
+  /** Puts events that failed to upload back in front of newer ones. */
+  requeue(events: string[]): void {
+    if (!events.length) return;
+    this.items = [...events, ...this.items];
+    this.bytes = this.items.reduce((n, s) => n + Buffer.byteLength(s), 0);
+    this.evict();
+  }
+
+  private evict(): void {
+    if (this.limitBytes === undefined) return;
+    while (this.bytes > this.limitBytes && this.items.length) {
+      const old = this.items.shift()!;
+      this.bytes -= Buffer.byteLength(old);
+      this.dropped.buffer_size_limit_exceeded++;
+    }
+  }
+}

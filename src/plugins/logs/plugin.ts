@@ -1,0 +1,185 @@
+// The decision log plugin: every decision becomes one OPA-shaped event, passed through the
+// drop and mask policies, written to the console (pino JSON lines) and/or buffered for
+// upload. Uploads POST gzipped JSON arrays to <service><resource> between min and max delay
+// seconds; a failed upload puts its events back and retries with backoff.
+
+import pino, { type Logger } from 'pino';
+import type { PlainObject } from '../../eval/value/index.js';
+import type { Config, DecisionLogsConfig } from '../config/types.js';
+import type { ServiceClient } from '../services/client.js';
+import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timing } from '../timing.js';
+import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
+import { EventBuffer } from './buffer.js';
+import { chunkEvents } from './chunk.js';
+import { buildEvent, encodeEvent, type DecisionInput } from './event.js';
+import { filterEvent, type PolicyEvaluator } from './mask.js';
+
+export interface DecisionLogPluginOptions {
+  config: Config;
+  client?: ServiceClient;
+  engine?: PolicyEvaluator;
+  /** name -> active revision of every bundle, for the `bundles` field. */
+  revisions?: () => Record<string, string>;
+  /** labels.id / labels.version as the status and logs report them. */
+  labels: Record<string, string>;
+  timing?: Timing;
+  /** Where console events go (default: pino to stdout). */
+  console?: Logger;
+  logger?: PluginLogger;
+  onChange?: () => void;
+}
+
+export interface UploadStatus {
+  code?: string;
+  message?: string;
+  http_code?: string;
+  metrics: Record<string, number>;
+}
+
+export class DecisionLogPlugin implements Plugin {
+  readonly name = 'decision_logs';
+  private readonly cfg: DecisionLogsConfig;
+  private readonly timing: Timing;
+  private readonly log: PluginLogger;
+  private readonly buffer: EventBuffer;
+  private readonly consoleLogger: Logger | undefined;
+  private readonly abort = new AbortController();
+  private loop: Promise<void> | undefined;
+  private uploading: Promise<boolean> | undefined;
+  private failures = 0;
+  private lastError: { message: string; httpCode?: number } | undefined;
+  /** Events accepted, uploaded and dropped by policy (tests and status read them). */
+  readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0 };
+
+  constructor(private readonly opts: DecisionLogPluginOptions) {
+    if (!opts.config.decision_logs) throw new Error('decision_logs is not configured');
+    this.cfg = opts.config.decision_logs;
+    this.timing = opts.timing ?? REAL_TIMING;
+    this.log = opts.logger ?? SILENT_LOGGER;
+    this.buffer = new EventBuffer(this.cfg.reporting.buffer_size_limit_bytes, this.cfg.reporting.max_decisions_per_second);
+    if (this.cfg.console) this.consoleLogger = opts.console ?? pino({ level: 'info' });
+  }
+
+  async start(): Promise<void> {
+    if (this.opts.client && this.cfg.reporting.trigger === 'periodic') this.loop ??= this.run();
+  }
+
+  /** Stops the timer and makes one last attempt to upload what is buffered. */
+  async stop(): Promise<void> {
+    this.abort.abort();
+    await this.loop;
+    if (this.opts.client) await this.flush();
+  }
+
+  status(): PluginStatus {
+    return { state: 'OK' };
+  }
+
+  uploadStatus(): UploadStatus {
+    const d = this.buffer.dropped;
+    const metrics: Record<string, number> = {
+      counter_decision_logs_dropped_buffer_size_limit_bytes_exceeded: d.buffer_size_limit_exceeded,
+      counter_decision_logs_dropped_rate_limit_exceeded: d.rate_limit_exceeded,
+      counter_decision_logs_dropped_event_too_large: d.event_too_large,
+      counter_decision_logs_uploaded: this.counts.uploaded,
+      gauge_decision_logs_buffered_events: this.buffer.length,
+    };
+    const out: UploadStatus = { metrics };
+    if (this.lastError) {
+      out.code = 'decision_logs_error';
+      out.message = this.lastError.message;
+      if (this.lastError.httpCode) out.http_code = String(this.lastError.httpCode);
+    }
+    return out;
+  }
+
+  /** The hook the server calls once per decision (ServerOptions.decisionLogger). */
+  async logDecision(d: DecisionInput): Promise<void> {
+    if (!this.buffer.admit()) return;
+    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? {} });
+    let filtered: PlainObject | undefined;
+    try {
+      filtered = await filterEvent(this.opts.engine, event, this.cfg.mask_decision, this.cfg.drop_decision);
+    } catch (err) {
+      // A broken mask policy must not leak unmasked data: the event is not logged.
+      this.log.error({ err: (err as Error).message, decision_id: d.decision_id }, 'Decision log mask/drop policy failed; event not logged.');
+      return;
+    }
+    if (!filtered) {
+      this.counts.dropped_by_policy++;
+      return;
+    }
+    const encoded = encodeEvent(filtered);
+    this.counts.logged++;
+    if (this.consoleLogger) {
+      this.consoleLogger.info({ ...(JSON.parse(encoded) as object), type: 'openpolicyagent.org/decision_logs' }, 'Decision Log');
+    }
+    if (this.opts.client) this.buffer.push(encoded);
+  }
+
+  /** Uploads everything buffered now (manual trigger); true when all of it was accepted. */
+  async trigger(): Promise<boolean> {
+    return this.flush();
+  }
+
+  private async run(): Promise<void> {
+    const r = this.cfg.reporting;
+    while (!this.abort.signal.aborted) {
+      const delay =
+        this.failures > 0
+          ? backoffMs(this.timing, this.failures - 1, secondsToMs(this.timing, r.max_delay_seconds))
+          : jitteredDelayMs(this.timing, r.min_delay_seconds, r.max_delay_seconds);
+      if (!(await sleep(delay, this.abort.signal))) return;
+      await this.flush();
+    }
+  }
+
+  private flush(): Promise<boolean> {
+    // One upload at a time; a concurrent caller waits for the running one.
+    this.uploading ??= this.upload().finally(() => (this.uploading = undefined));
+    return this.uploading;
+  }
+
+  private async upload(): Promise<boolean> {
+    const client = this.opts.client;
+    if (!client) return true;
+    const events = this.buffer.drain();
+    if (!events.length) return true;
+    const { chunks, tooLarge } = chunkEvents(events, this.cfg.reporting.upload_size_limit_bytes);
+    if (tooLarge.length) {
+      this.buffer.dropped.event_too_large += tooLarge.length;
+      this.log.error({ count: tooLarge.length }, 'Decision log event exceeds the upload size limit; dropped.');
+    }
+    for (let i = 0; i < chunks.length; i++) {
+      const c = chunks[i]!;
+      let error: { message: string; httpCode?: number } | undefined;
+      try {
+        const res = await client.request({
+          method: 'POST',
+          path: this.cfg.resource,
+          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+          body: c.body,
+        });
+        if (res.status < 200 || res.status >= 300) error = { message: `log upload failed, server replied with HTTP ${res.status}`, httpCode: res.status };
+      } catch (err) {
+        error = { message: `log upload failed: ${(err as Error).message}` };
+      }
+      if (error) {
+        this.buffer.requeue(chunks.slice(i).flatMap((x) => x.events));
+        this.failures++;
+        const changed = this.lastError?.message !== error.message;
+        this.lastError = error;
+        this.log.error({ err: error.message }, 'Decision log upload failed.');
+        if (changed) this.opts.onChange?.();
+        return false;
+      }
+      this.counts.uploaded += c.events.length;
+    }
+    this.failures = 0;
+    if (this.lastError) {
+      this.lastError = undefined;
+      this.opts.onChange?.();
+    }
+    return true;
+  }
+}
