@@ -273,6 +273,9 @@ function fmtF(d: Decimal, prec: number, neg: boolean): string {
 /** OPA's FloatToNumber text: 'f' for integers, else 'g', both with shortest digits. */
 export function floatText(x: BigFloat): string {
   if (x.mant === 0n) return x.neg ? '-0' : '0';
+  // Exact digits of 2^±60000 and beyond would take too long to produce; such magnitudes
+  // only come from absurd literals, so a double's digits stand in for them.
+  if (Math.abs(x.exp) > 60000) return approximateText(x);
   const d = toDecimalDigits(x.mant, x.exp);
   roundShortest(d, x);
   if (isIntFloat(x)) return fmtF(d, Math.max(d.digits.length - d.dp, 0), x.neg);
@@ -293,4 +296,15 @@ export function floatToNumber(x: BigFloat): RNumber {
 export function intToNumber(b: bigint): RNumber {
   if (b >= -9007199254740991n && b <= 9007199254740991n) return Number(b);
   return makeNumber(b, 0, b.toString());
+}
+
+function approximateText(x: BigFloat): string {
+  const bl = bitLength(x.mant);
+  const top = Number(x.mant >> BigInt(Math.max(bl - 53, 0)));
+  const e2 = x.exp + Math.max(bl - 53, 0);
+  // log10 of the value, to print mantissa and decimal exponent without overflowing a double.
+  const lg = Math.log10(top) + e2 * Math.LOG10E * Math.LN2;
+  const dexp = Math.floor(lg);
+  const m = Math.pow(10, lg - dexp);
+  return (x.neg ? '-' : '') + String(m) + 'e' + (dexp < 0 ? '-' : '+') + Math.abs(dexp);
 }

@@ -26,6 +26,16 @@ describe('plus / minus / mul', () => {
     expect(text('mul', 1.1, 3)).toBe('3.3000000000000000002');
     expect(text('plus', 1000000.5, 1)).toBe('1000001.5');
   });
+  test('huge magnitudes', () => {
+    // An integral big.Float prints in 'f' form, every digit.
+    const big = text('mul', n('1e400'), 2.5);
+    expect(big).toMatch(/^2500000000000000000\d*$/);
+    expect(big.length).toBe(401);
+    expect(text('mul', n('1e-400'), 2.5)).toBe('2.5e-400');
+    const t0 = Date.now();
+    expect(text('mul', n('1e-100000'), 1.5)).toMatch(/^1\.49999\d*e-100000$|^1\.5e-100000$/);
+    expect(Date.now() - t0).toBeLessThan(2000);
+  });
   test('set difference and type errors', () => {
     const d = call('minus', RSet.of(1, 2, 3), RSet.of(2)) as RSet;
     expect(d.values()).toEqual([1, 3]);
