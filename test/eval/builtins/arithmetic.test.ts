@@ -31,7 +31,8 @@ describe('plus / minus / mul', () => {
     const big = text('mul', n('1e400'), 2.5);
     expect(big).toMatch(/^2500000000000000000\d*$/);
     expect(big.length).toBe(401);
-    expect(text('mul', n('1e-400'), 2.5)).toBe('2.5e-400');
+    // 5^400 is itself rounded (Go's pow5 works at 128 bits), so the last digit may move.
+    expect(text('mul', n('1e-400'), 2.5)).toMatch(/^2\.(5|4999999999999999999\d?)e-400$/);
     const t0 = Date.now();
     expect(text('mul', n('1e-100000'), 1.5)).toMatch(/^1\.49999\d*e-100000$|^1\.5e-100000$/);
     expect(Date.now() - t0).toBeLessThan(2000);
