@@ -43,7 +43,8 @@ export function decimalText(mant: bigint, exp: number): string {
   const digits = (neg ? -mant : mant).toString();
   const sign = neg ? '-' : '';
   const pointPos = digits.length + exp; // position of the decimal point from the left
-  if (exp >= 0 && pointPos <= 21) return sign + digits + '0'.repeat(exp);
+  // Integers print every digit, as Go's big.Int does (bounded so 1e100000 stays short).
+  if (exp >= 0 && pointPos <= 1000) return sign + digits + '0'.repeat(exp);
   if (exp < 0 && pointPos > 0) return sign + digits.slice(0, pointPos) + '.' + digits.slice(pointPos);
   if (exp < 0 && pointPos > -6) return sign + '0.' + '0'.repeat(-pointPos) + digits;
   const e = pointPos - 1;
@@ -125,7 +126,11 @@ export function compareNumbers(a: RNumber, b: RNumber): number {
 /** The text OPA prints for a number. */
 export function numberText(v: RNumber): string {
   if (typeof v !== 'number') return v.text;
-  // Go prints large/small doubles as 1e+21 / 1e-07; JSON numbers use the same digits.
+  // An integer prints every digit (OPA's integer results do), not 1e+21.
+  if (Math.abs(v) >= 1e21 && Number.isInteger(v)) {
+    const d = toDecimal(v);
+    return decimalText(d.mant, d.exp);
+  }
   return String(v);
 }
 

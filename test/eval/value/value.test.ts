@@ -43,6 +43,11 @@ describe('numbers', () => {
     expect(compare(1, 1.0)).toBe(0);
     expect(equal(parseNumber('100000000000000000000000')!, parseNumber('1e23')!)).toBe(true);
   });
+  it('prints integers with every digit', () => {
+    expect(toJSONText(1e21)).toBe('1000000000000000000000');
+    expect(toJSONText(parseNumber('123456789012345678901234567890')!)).toBe('123456789012345678901234567890');
+    expect(toJSONText(0.000001)).toBe('0.000001');
+  });
   it('rejects text that is not a number', () => {
     expect(parseNumber('1.')).toBeUndefined();
     expect(parseNumber('abc')).toBeUndefined();
