@@ -47,7 +47,7 @@ export class QueryPlan {
       return { slot, text: e.location?.text ?? '', location: e.location };
     });
     const tail: Step = (fr) => fr.out(fr);
-    const { step } = compileBody(cq.body, pc, tail, (e) => ({ valueSlot: exprSlots.get(e.index) }));
+    const { step } = compileBody(cq.body, pc, tail, (e) => ({ valueSlot: exprSlots.get(e.index), capture: true }));
     this.step = step;
     this.outputs = cq.outputVars.map((name) => ({ name, slot: pc.slotOf(name) }));
     this.nslots = pc.nslots;

@@ -8,6 +8,7 @@ import { conflict } from './errors.js';
 import { equal, RSet, type Value } from './value/index.js';
 import { planRule, type RulePlan } from './plan/rule-plan.js';
 import { valueKey } from './plan/terms.js';
+import { candidates } from './indexing.js';
 
 function newFrame(plan: RulePlan, ev: EvalCtx, out: (fr: Frame) => boolean): Frame {
   return new Frame(new Array(plan.nslots), ev, out);
@@ -43,7 +44,7 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const msg = 'complete rules must not produce multiple outputs';
   let result: Value | undefined;
   let from: CompiledRule | undefined;
-  for (const r of node.complete) {
+  for (const r of candidates(node, 'complete', ev)) {
     const v = ruleValue(r, ev, msg);
     if (v === undefined) continue;
     if (result !== undefined && !equal(result, v)) throw conflict(msg, r.location ?? from?.location);
@@ -59,7 +60,7 @@ export function evalSet(node: RuleNode, ev: EvalCtx): Value {
   const m = ev.memo.get(node);
   if (m !== undefined && m !== UNDEF) return m;
   const s = new RSet();
-  for (const r of node.sets) {
+  for (const r of candidates(node, 'sets', ev)) {
     const plan = planRule(r, ev.q.root);
     const keyC = plan.key!;
     const fr = newFrame(plan, ev, (f) => keyC.gen(f, (v) => (s.add(v), false)));

@@ -32,6 +32,8 @@ export function exprBinds(e: Expr): string[] {
 export interface ExprOpts {
   /** Slot receiving the expression's value (queries report it). */
   valueSlot?: number;
+  /** A term expression yields its value even when false (queries capture values, as OPA does). */
+  capture?: boolean;
 }
 
 export function compileBody(body: Body, pc: PlanCtx, tail: Step, opts?: (e: Expr, i: number) => ExprOpts | undefined): { step: Step; bound: Set<string> } {
@@ -79,13 +81,13 @@ function compileExprCore(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
   if (isEvery(t)) return compileEvery(t, pc, next);
   if (Array.isArray(t)) return compileCallExpr(e, t, pc, next, o);
   const tc = compileTerm(t as Term, pc);
-  return truthy(tc, next, o?.valueSlot);
+  return truthy(tc, next, o?.valueSlot, o?.capture);
 }
 
-function truthy(tc: TermC, next: Step, vs: number | undefined): Step {
+function truthy(tc: TermC, next: Step, vs: number | undefined, capture = false): Step {
   if (tc.get) {
     const g = tc.get;
-    if (vs === undefined)
+    if (vs === undefined && !capture)
       return (fr) => {
         const v = g(fr);
         return v === undefined || v === false ? false : next(fr);
@@ -93,7 +95,7 @@ function truthy(tc: TermC, next: Step, vs: number | undefined): Step {
   }
   return (fr) =>
     tc.gen(fr, (v) => {
-      if (v === false) return false;
+      if (v === false && !capture) return false;
       if (vs === undefined) return next(fr);
       fr.slots[vs] = v;
       const r = next(fr);
