@@ -23,7 +23,7 @@ function client(svc: Record<string, unknown>, msPerSecond = 1000): ServiceClient
 
 describe('service client', () => {
   it('sends configured headers and a bearer token re-read from token_path', async () => {
-    const srv = await httpServer((_req, res) => res.end('ok'));
+    const srv = await httpServer((_req, res) => void res.end('ok'));
     try {
       const tokenFile = join(dir, 'token');
       writeFileSync(tokenFile, 'first\n');
