@@ -5,8 +5,10 @@ import type { Command } from 'commander';
 import { registerBuild } from './build.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerCheck } from './check.js';
+import { registerEval } from './eval.js';
 import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
+import { registerRun } from './run.js';
 import { registerVersion } from './version.js';
 
 export type RegisterCommand = (program: Command) => Command;
@@ -15,7 +17,9 @@ export const commands: RegisterCommand[] = [
   registerBuild,
   registerCapabilities,
   registerCheck,
+  registerEval,
   registerInspect,
   registerParse,
+  registerRun,
   registerVersion,
 ];

@@ -1,0 +1,169 @@
+// `regolith eval`: evaluates a query against policy and data files (-d), bundles (-b) and
+// an input document (-i / --stdin-input), printing the result in OPA's formats. Errors of
+// any stage are printed in OPA's shape (in the JSON document for --format json) with exit
+// code 1; --fail / --fail-defined turn an undefined / defined result into exit code 1.
+
+import { readFileSync } from 'node:fs';
+import type { Command } from 'commander';
+import yaml from 'js-yaml';
+import { BufferTracer, type RegoVersion, type Value } from '../../index.js';
+import { parseDataJSON } from '../../plugins/bundle/index.js';
+import { parseDuration } from '../duration.js';
+import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
+import { CLIError, examples } from '../io.js';
+import { loadPaths, LoadError } from '../load-paths.js';
+import { collectList } from '../options.js';
+import { buildPolicySet, toErrorDetails } from '../policy-set.js';
+import { prepareQuery, runPrepared } from '../run-query.js';
+
+interface EvalFlags {
+  data: string[];
+  bundle: string[];
+  input?: string;
+  stdinInput?: boolean;
+  stdin?: boolean;
+  format: string;
+  fail?: boolean;
+  failDefined?: boolean;
+  explain?: string;
+  metrics?: boolean;
+  partial?: boolean;
+  unknowns: string[];
+  v0Compatible?: boolean;
+  v1Compatible?: boolean;
+  strictBuiltinErrors?: boolean;
+  timeout: string;
+  ignore: string[];
+  prettyLimit: string;
+}
+
+const EXPLAIN_MODES = ['notes', 'fails', 'full', 'debug'];
+
+function readStdin(): string {
+  try {
+    return readFileSync(0, 'utf8');
+  } catch (e) {
+    throw new CLIError(`reading stdin: ${(e as Error).message}`);
+  }
+}
+
+/** An input document from JSON or YAML text (numbers kept exact for JSON). */
+export function parseInputText(text: string, source: string): Value {
+  try {
+    return parseDataJSON(text, source);
+  } catch {
+    try {
+      return (yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? null) as Value;
+    } catch (e) {
+      throw new LoadError(`unable to parse input from ${source}: ${(e as Error).message.split('\n')[0]}`);
+    }
+  }
+}
+
+function readInputFile(path: string): Value {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new LoadError(`open ${path}: no such file or directory`);
+  }
+  return parseInputText(text, path);
+}
+
+function checkFlags(f: EvalFlags): { format: EvalFormat; timeoutMs: number; prettyLimit: number } {
+  if (!(EVAL_FORMATS as readonly string[]).includes(f.format)) {
+    throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {${EVAL_FORMATS.join(', ')}}`);
+  }
+  if (f.explain !== undefined && !EXPLAIN_MODES.includes(f.explain)) {
+    throw new CLIError(`invalid argument "${f.explain}" for "--explain" flag: must be one of {${EXPLAIN_MODES.join(', ')}}`);
+  }
+  if (f.partial || f.unknowns.length) {
+    throw new CLIError('partial evaluation (--partial, --unknowns) is not supported yet by regolith');
+  }
+  if (f.fail && f.failDefined) throw new CLIError('specify --fail or --fail-defined but not both');
+  if (f.input && f.stdinInput) throw new CLIError('specify --input or --stdin-input but not both');
+  if (f.stdin && f.stdinInput) throw new CLIError('specify --stdin or --stdin-input but not both');
+  const timeoutMs = parseDuration(f.timeout);
+  if (timeoutMs === undefined) throw new CLIError(`invalid argument "${f.timeout}" for "--timeout" flag: time: invalid duration "${f.timeout}"`);
+  const prettyLimit = Number(f.prettyLimit);
+  if (!Number.isInteger(prettyLimit)) throw new CLIError(`invalid argument "${f.prettyLimit}" for "--pretty-limit" flag`);
+  return { format: f.format as EvalFormat, timeoutMs, prettyLimit };
+}
+
+async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise<EvalOutput> {
+  const regoVersion: RegoVersion = f.v0Compatible ? 'v0' : 'v1';
+  const metrics: Record<string, number> | undefined = f.metrics ? {} : undefined;
+  const out: EvalOutput = { metrics };
+  try {
+    const t0 = process.hrtime.bigint();
+    const loaded = await loadPaths({ paths: f.data, bundles: f.bundle, ignore: f.ignore, regoVersion });
+    if (metrics) metrics.timer_rego_load_files_ns = Number(process.hrtime.bigint() - t0);
+    const input = f.input ? readInputFile(f.input) : f.stdinInput ? parseInputText(readStdin(), 'stdin') : undefined;
+    const t1 = process.hrtime.bigint();
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
+    if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
+    const prepared = prepareQuery(set, query, regoVersion);
+    const tracer = f.explain ? new BufferTracer(f.explain as 'notes') : undefined;
+    out.results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
+    if (metrics) Object.assign(metrics, prepared.metrics);
+    if (tracer) {
+      out.explanation = {
+        lines: tracer.lines(),
+        events: tracer.events.map((e) => ({ op: e.op, message: e.message, depth: e.depth, ...(e.location ? { location: e.location } : {}) })),
+      };
+    }
+  } catch (e) {
+    out.errors = toErrorDetails(e);
+  }
+  return out;
+}
+
+export function registerEval(program: Command): Command {
+  return program
+    .command('eval')
+    .description('Evaluate a Rego query')
+    .argument('[query]', 'the Rego query to evaluate (e.g. data.authz.allow)')
+    .option('-d, --data <path>', 'set policy or data file(s); repeatable; "prefix:path" loads under data.prefix', collectList, [])
+    .option('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [])
+    .option('-i, --input <file>', 'set input file path (JSON or YAML)')
+    .option('-I, --stdin-input', 'read input document from stdin')
+    .option('--stdin', 'read query from stdin')
+    .option('-f, --format <format>', `set output format (${EVAL_FORMATS.join(', ')})`, 'json')
+    .option('--fail', 'exits with non-zero exit code on undefined/empty result and errors')
+    .option('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors')
+    .option('--explain <mode>', 'enable query explanations (notes, fails, full, debug)')
+    .option('--metrics', 'report query performance metrics')
+    .option('-p, --partial', 'perform partial evaluation (not supported yet)')
+    .option('-u, --unknowns <term>', 'set paths to treat as unknown during partial evaluation (not supported yet)', collectList, [])
+    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
+    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
+    .option('--strict-builtin-errors', 'treat the first built-in function error encountered as fatal')
+    .option('--timeout <duration>', 'set eval timeout (e.g. 5s, 250ms; 0 means no timeout)', '0')
+    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
+    .option('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80')
+    .addHelpText(
+      'after',
+      examples([
+        "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
+        "regolith eval -b bundle.tar.gz --format raw 'data.authz.reason'",
+        "echo '{\"user\":\"alice\"}' | regolith eval -I -d policies/ --fail 'data.authz.allow'",
+        "regolith eval --format pretty 'x := [1, 2, 3][_]'",
+      ]),
+    )
+    .action(async (queryArg: string | undefined, f: EvalFlags) => {
+      const { format, timeoutMs, prettyLimit } = checkFlags(f);
+      let query = queryArg;
+      if (f.stdin) {
+        if (query !== undefined) throw new CLIError('specify query argument or --stdin but not both');
+        query = readStdin();
+      }
+      if (query === undefined || query.trim() === '') throw new CLIError('specify query argument or --stdin');
+      const out = await evaluate(query, f, timeoutMs);
+      const printed = renderEval(out, format, prettyLimit);
+      process.stdout.write(printed.stdout);
+      process.stderr.write(printed.stderr);
+      if (out.errors?.length) throw new CLIError('');
+      const defined = (out.results?.length ?? 0) > 0;
+      if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
+    });
+}

@@ -1,0 +1,130 @@
+// The output formats of `opa eval`: json (the whole {"result": [...]} document), values,
+// bindings, raw (scripting: strings unquoted), and pretty (a bare value for a single
+// expression without bindings, a table otherwise, "undefined" when there is no result).
+
+import { toJSONText, type RawResult, type RegoErrorDetail, type Value } from '../index.js';
+import { formatErrors } from '../lang/index.js';
+import { jsonText, ordered } from './json-out.js';
+import { asciiTable, limit } from './result-table.js';
+
+export const EVAL_FORMATS = ['json', 'values', 'bindings', 'pretty', 'raw'] as const;
+export type EvalFormat = (typeof EVAL_FORMATS)[number];
+
+export interface EvalOutput {
+  results?: RawResult[];
+  errors?: RegoErrorDetail[];
+  metrics?: Record<string, number>;
+  /** Explanation lines (pretty) or events (json). */
+  explanation?: { lines: string[]; events: unknown[] };
+}
+
+export interface Printed {
+  stdout: string;
+  stderr: string;
+}
+
+function bindingsObject(r: RawResult): Record<string, Value> {
+  const o: Record<string, Value> = {};
+  for (const k of [...r.bindings.keys()].sort()) o[k] = r.bindings.get(k)!;
+  return o;
+}
+
+function errorsJSON(errors: RegoErrorDetail[]): unknown[] {
+  return errors.map((e) =>
+    ordered({
+      message: e.message,
+      code: e.code || undefined,
+      location: e.location ? ordered({ file: e.location.file, row: e.location.row, col: e.location.col }) : undefined,
+      details: e.details as Value | undefined,
+    }),
+  );
+}
+
+/** The pretty error text: OPA's "1 error occurred: file:row: code: message". */
+export function prettyErrorText(errors: RegoErrorDetail[]): string {
+  if (errors.every((e) => !e.code && !e.location)) {
+    return errors.length === 1 ? `1 error occurred: ${errors[0]!.message}` : `${errors.length} errors occurred:\n${errors.map((e) => e.message).join('\n')}`;
+  }
+  return formatErrors(errors);
+}
+
+function jsonOutput(o: EvalOutput): string {
+  const results = o.results?.map((r) =>
+    ordered({
+      expressions: r.expressions.map((e) =>
+        ordered({
+          value: e.value,
+          text: e.text,
+          location: e.location ? ordered({ row: e.location.row, col: e.location.col }) : undefined,
+        }),
+      ),
+      bindings: r.bindings.size ? bindingsObject(r) : undefined,
+    }),
+  );
+  return (
+    jsonText(
+      ordered({
+        metrics: o.metrics,
+        errors: o.errors?.length ? errorsJSON(o.errors) : undefined,
+        result: results?.length ? results : undefined,
+        explanation: o.explanation?.events.length ? o.explanation.events : undefined,
+      }),
+    ) + '\n'
+  );
+}
+
+function isBool(v: Value): boolean {
+  return typeof v === 'boolean';
+}
+
+function prettyResult(results: RawResult[], prettyLimit: number): string {
+  const first = results[0]!;
+  if (results.length === 1 && first.bindings.size === 0) {
+    if (first.expressions.length === 1 || first.expressions.every((e) => isBool(e.value))) {
+      return toJSONText(first.expressions[0]!.value, 2) + '\n';
+    }
+  }
+  // Columns: variables (sorted), then expressions that are not plain boolean checks.
+  type Key = { name: string; pick: (r: RawResult) => Value | undefined };
+  const keys: Key[] = [...first.bindings.keys()].sort().map((name) => ({ name, pick: (r) => r.bindings.get(name) }));
+  first.expressions.forEach((e, i) => {
+    if (!isBool(e.value) || first.bindings.size === 0) keys.push({ name: e.text, pick: (r) => r.expressions[i]?.value });
+  });
+  const rows = results.map((r) => keys.map((k) => {
+    const v = k.pick(r);
+    return limit(v === undefined ? 'null' : toJSONText(v), prettyLimit);
+  }));
+  return asciiTable(keys.map((k) => k.name), rows);
+}
+
+function metricsTable(metrics: Record<string, number>): string {
+  const names = Object.keys(metrics).sort();
+  return asciiTable(['Metric', 'Value'], names.map((n) => [n, String(metrics[n])]));
+}
+
+/** Renders the output in a format; errors go to stderr except in the json format. */
+export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80): Printed {
+  if (format === 'json') return { stdout: jsonOutput(o), stderr: '' };
+  if (o.errors?.length) return { stdout: '', stderr: prettyErrorText(o.errors) + '\n' };
+  const results = o.results ?? [];
+  switch (format) {
+    case 'values':
+      return { stdout: results.map((r) => toJSONText(r.expressions.map((e) => e.value), 2) + '\n').join(''), stderr: '' };
+    case 'bindings':
+      return { stdout: results.map((r) => jsonText(bindingsObject(r)) + '\n').join(''), stderr: '' };
+    case 'raw':
+      return {
+        stdout: results
+          .map((r) => r.expressions.map((e) => (typeof e.value === 'string' ? e.value : toJSONText(e.value))).join(' ') + '\n')
+          .join(''),
+        stderr: '',
+      };
+    case 'pretty': {
+      let out = '';
+      if (o.explanation?.lines.length) out += o.explanation.lines.join('\n') + '\n';
+      out += results.length === 0 ? 'undefined\n' : prettyResult(results, prettyLimit);
+      if (o.metrics) out += metricsTable(o.metrics);
+      return { stdout: out, stderr: '' };
+    }
+  }
+}

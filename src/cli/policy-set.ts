@@ -1,0 +1,65 @@
+// Turning loaded files into a compiled Regolith instance for eval, test and bench: every
+// module is parsed (all parse errors reported together, as OPA does), then the set is
+// compiled once. Errors of any stage come out as one list of OPA-shaped error details.
+
+import {
+  Regolith,
+  RegoCompileError,
+  RegoEvalError,
+  RegoParseError,
+  parseModule,
+  type Module,
+  type RegoErrorDetail,
+  type RegoVersion,
+} from '../index.js';
+import type { Loaded } from './load-paths.js';
+import { LoadError } from './load-paths.js';
+
+/** Errors of loading, parsing, compiling or evaluating, in OPA's `errors[]` shape. */
+export class CommandErrors extends Error {
+  constructor(readonly errors: RegoErrorDetail[]) {
+    super(errors.map((e) => e.message).join('\n'));
+    this.name = 'CommandErrors';
+  }
+}
+
+/** Any error from the library or the loader as a list of error details (rethrows bugs). */
+export function toErrorDetails(e: unknown): RegoErrorDetail[] {
+  if (e instanceof CommandErrors) return e.errors;
+  if (e instanceof RegoParseError || e instanceof RegoCompileError) return e.errors;
+  if (e instanceof RegoEvalError) return [e.toJSON()];
+  if (e instanceof LoadError) return [{ code: '', message: e.message }];
+  throw e;
+}
+
+export interface PolicySet {
+  regolith: Regolith;
+  modules: Map<string, Module>;
+}
+
+export function buildPolicySet(
+  loaded: Loaded,
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void } = {},
+): PolicySet {
+  const regolith = new Regolith({ regoVersion: opts.regoVersion, strictBuiltinErrors: opts.strictBuiltinErrors, print: opts.print });
+  const modules = new Map<string, Module>();
+  const errors: RegoErrorDetail[] = [];
+  for (const m of loaded.modules) {
+    try {
+      const parsed = parseModule(m.text, { filename: m.file, regoVersion: m.regoVersion });
+      modules.set(m.file, parsed);
+      regolith.addParsedModule(m.file, parsed);
+    } catch (e) {
+      if (!(e instanceof RegoParseError)) throw e;
+      errors.push(...e.errors);
+    }
+  }
+  if (errors.length) throw new CommandErrors(errors);
+  regolith.setData(loaded.data);
+  try {
+    regolith.compile();
+  } catch (e) {
+    throw new CommandErrors(toErrorDetails(e));
+  }
+  return { regolith, modules };
+}

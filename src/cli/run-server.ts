@@ -1,0 +1,158 @@
+// The runtime behind `regolith run --server`: load the configuration and the paths into a
+// document store, start the HTTP server(s) over a RegolithEngine, reload on file changes
+// with --watch, and shut down cleanly on SIGINT/SIGTERM (requests in flight finish).
+
+import { watch, type FSWatcher } from 'node:fs';
+import type { Logger } from 'pino';
+import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
+import { startServer, type RunningServer } from '../server/index.js';
+import { RegolithEngine } from '../server/engine-regolith.js';
+import { Store } from '../storage/index.js';
+import type { Module, RegoVersion } from '../index.js';
+import { CLIError } from './io.js';
+import { loadPaths, type Loaded } from './load-paths.js';
+import { buildPolicySet, CommandErrors, toErrorDetails } from './policy-set.js';
+import { prettyErrorText } from './eval-output.js';
+import { createRunLogger } from './run-logger.js';
+import { startPlugins, type RunningPlugins } from './run-plugins.js';
+
+export interface RunServerOptions {
+  paths: string[];
+  bundleMode: boolean;
+  addrs: string[];
+  configFile?: string;
+  set: string[];
+  setFile: string[];
+  logLevel: string;
+  logFormat: string;
+  regoVersion: RegoVersion;
+  watch: boolean;
+  ignore: string[];
+  shutdownGraceMs: number;
+}
+
+interface LoadedPolicies {
+  loaded: Loaded;
+  parsed: Map<string, Module>;
+}
+
+async function load(o: RunServerOptions): Promise<LoadedPolicies> {
+  const loaded = await loadPaths({
+    paths: o.bundleMode ? [] : o.paths,
+    bundles: o.bundleMode ? o.paths : [],
+    ignore: o.ignore,
+    regoVersion: o.regoVersion,
+  });
+  // Parse and compile up front so that broken policies are reported before listening.
+  const set = buildPolicySet(loaded, { regoVersion: o.regoVersion });
+  return { loaded, parsed: set.modules };
+}
+
+/** Writes the loaded files as the store's content (data root and file policies) in one commit. */
+async function install(store: Store, { loaded, parsed }: LoadedPolicies, previous: Set<string>): Promise<Set<string>> {
+  const ids = new Set(loaded.modules.map((m) => m.file));
+  await store.transact((txn) => {
+    txn.write('add', [], loaded.data);
+    for (const id of previous) if (!ids.has(id)) txn.deletePolicy(id);
+    for (const m of loaded.modules) txn.upsertPolicy(m.file, m.text, parsed.get(m.file));
+  });
+  return ids;
+}
+
+function readConfig(o: RunServerOptions): Config {
+  try {
+    return loadConfig({ configFile: o.configFile, set: o.set, setFile: o.setFile });
+  } catch (e) {
+    if (e instanceof ConfigError) throw new CLIError(e.message);
+    throw e;
+  }
+}
+
+function loadErrorText(e: unknown): string {
+  return prettyErrorText(toErrorDetails(e));
+}
+
+function watchPaths(paths: string[], onChange: () => void): FSWatcher[] {
+  let timer: NodeJS.Timeout | undefined;
+  const fire = (): void => {
+    clearTimeout(timer);
+    timer = setTimeout(onChange, 100);
+  };
+  return paths.map((p) => watch(p.replace(/^[^:/]+:(?=.)/, ''), { recursive: true }, fire));
+}
+
+/** Runs the server until a signal; resolves with the exit code. */
+export async function runServer(o: RunServerOptions): Promise<number> {
+  const config = readConfig(o);
+  const logger: Logger = createRunLogger(o.logLevel, o.logFormat);
+  let loaded: LoadedPolicies;
+  try {
+    loaded = await load(o);
+  } catch (e) {
+    throw new CLIError(loadErrorText(e));
+  }
+  const store = new Store({ onTriggerError: (err) => logger.error({ err }, 'store trigger failed') });
+  let policyIds = await install(store, loaded, new Set());
+  const engine = new RegolithEngine({ store, regoVersion: o.regoVersion });
+
+  let plugins: RunningPlugins | undefined;
+  const servers: RunningServer[] = [];
+  try {
+    plugins = await startPlugins({ config, store, logger, regoVersion: o.regoVersion });
+    for (const addr of o.addrs) {
+      servers.push(
+        await startServer({
+          addr,
+          engine,
+          config: config.raw,
+          logger,
+          shutdownGraceMs: o.shutdownGraceMs,
+          pluginStatus: plugins.pluginStatus,
+        }),
+      );
+    }
+  } catch (e) {
+    await Promise.all(servers.map((s) => s.close()));
+    await plugins?.stop();
+    const err = e as NodeJS.ErrnoException;
+    if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
+      throw new CLIError(`listen tcp ${o.addrs[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
+    }
+    throw e;
+  }
+
+  const watchers = o.watch
+    ? watchPaths(o.paths, () => {
+        load(o)
+          .then(async (next) => {
+            policyIds = await install(store, next, policyIds);
+            logger.info({ paths: o.paths }, 'Reloaded policies and data.');
+          })
+          .catch((e: unknown) => {
+            const msg = e instanceof CommandErrors || e instanceof Error ? loadErrorText(e) : String(e);
+            logger.error({ err: msg }, 'Reload failed; keeping the previous policies and data.');
+          });
+      })
+    : [];
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
+      logger.info({ signal }, 'Received shutdown signal.');
+      for (const w of watchers) w.close();
+      Promise.all(servers.map((s) => s.close()))
+        .then(() => plugins?.stop())
+        .then(
+          () => resolve(0),
+          (e: unknown) => {
+            logger.error({ err: e }, 'Shutdown failed.');
+            resolve(1);
+          },
+        );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  });
+}
