@@ -112,8 +112,11 @@ http {
       await waitFor('a 304 from nginx', () => log().some((l) => / 304 /.test(l)), 10_000);
       const first200 = log().filter((l) => / 200 /.test(l)).length;
       expect(first200).toBe(1);
-      const st = manager.bundle!.bundleStatuses()['authz']!;
-      expect(st.last_successful_request > st.last_successful_download).toBe(true);
+      // nginx logs before the plugin has handled the response: wait for the plugin to see it.
+      await waitFor('a request after the download', () => {
+        const st = manager.bundle!.bundleStatuses()['authz']!;
+        return st.last_successful_request > st.last_successful_download;
+      });
 
       publish(await archive({ revision: 'v2', roots: ['authz'], modules: policy('bob') }), 1_700_000_100);
       await waitFor('v2', () => manager.bundle!.bundleStatuses()['authz']!.active_revision === 'v2', 10_000);
