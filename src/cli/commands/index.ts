@@ -2,6 +2,7 @@
 // it; commands not listed here (eval, test, fmt, run, bench) do not exist yet.
 
 import type { Command } from 'commander';
+import { registerBench } from './bench.js';
 import { registerBuild } from './build.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerCheck } from './check.js';
@@ -9,11 +10,13 @@ import { registerEval } from './eval.js';
 import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
 import { registerRun } from './run.js';
+import { registerTest } from './test.js';
 import { registerVersion } from './version.js';
 
 export type RegisterCommand = (program: Command) => Command;
 
 export const commands: RegisterCommand[] = [
+  registerBench,
   registerBuild,
   registerCapabilities,
   registerCheck,
@@ -21,5 +24,6 @@ export const commands: RegisterCommand[] = [
   registerInspect,
   registerParse,
   registerRun,
+  registerTest,
   registerVersion,
 ];

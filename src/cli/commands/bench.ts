@@ -1,0 +1,179 @@
+// `regolith bench`: benchmarks the evaluation of a query as `opa bench` does (policy, data
+// and input loaded once, the prepared query evaluated repeatedly), printing ns/op, memory
+// per op (estimated from heap growth: Node has no allocation counter) and latency
+// percentiles, as a table, Go's BenchmarkResult JSON, or Go benchmark lines.
+
+import type { Command } from 'commander';
+import { readFileSync } from 'node:fs';
+import type { RegoVersion, Value } from '../../index.js';
+import { benchmark, goBenchMemString, goBenchString, type BenchResult } from '../bench-loop.js';
+import { prettyErrorText, renderEval } from '../eval-output.js';
+import { CLIError, examples } from '../io.js';
+import { jsonText, ordered } from '../json-out.js';
+import { loadPaths, LoadError } from '../load-paths.js';
+import { collectList } from '../options.js';
+import { buildPolicySet, toErrorDetails } from '../policy-set.js';
+import { prepareQuery, runPrepared, type PreparedRun } from '../run-query.js';
+import { parseInputText } from './eval.js';
+
+interface BenchFlags {
+  data: string[];
+  bundle: string[];
+  input?: string;
+  stdinInput?: boolean;
+  format: string;
+  count: string;
+  benchmem: boolean;
+  metrics: boolean;
+  fail: boolean;
+  ignore: string[];
+  benchtime: string;
+  v0Compatible?: boolean;
+  v1Compatible?: boolean;
+}
+
+const FORMATS = ['pretty', 'json', 'gobench'];
+const LATENCY_SAMPLES = 1000;
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))]!;
+}
+
+async function latencies(run: () => Promise<unknown>, n: number): Promise<Record<string, number>> {
+  const xs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = process.hrtime.bigint();
+    await run();
+    xs.push(Number(process.hrtime.bigint() - t0));
+  }
+  xs.sort((a, b) => a - b);
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  const stddev = Math.sqrt(xs.reduce((a, b) => a + (b - mean) ** 2, 0) / xs.length);
+  const k = 'histogram_eval_op_latency';
+  return {
+    [`${k}_75%`]: percentile(xs, 75),
+    [`${k}_90%`]: percentile(xs, 90),
+    [`${k}_95%`]: percentile(xs, 95),
+    [`${k}_99%`]: percentile(xs, 99),
+    [`${k}_99.9%`]: percentile(xs, 99.9),
+    [`${k}_count`]: xs.length,
+    [`${k}_max`]: xs[xs.length - 1]!,
+    [`${k}_mean`]: Math.round(mean),
+    [`${k}_median`]: percentile(xs, 50),
+    [`${k}_min`]: xs[0]!,
+    [`${k}_stddev`]: Math.round(stddev),
+  };
+}
+
+function prettyTable(rows: [string, string][]): string {
+  const w0 = Math.max(...rows.map(([k]) => k.length));
+  const w1 = Math.max(...rows.map(([, v]) => v.length));
+  const line = `+${'-'.repeat(w0 + 2)}+${'-'.repeat(w1 + 2)}+`;
+  return [line, ...rows.map(([k, v]) => `| ${k.padEnd(w0)} | ${v.padStart(w1)} |`), line].join('\n') + '\n';
+}
+
+function report(r: BenchResult, extra: Record<string, number>, f: BenchFlags): string {
+  if (f.format === 'json') {
+    return (
+      jsonText(
+        ordered({
+          N: r.n,
+          T: r.totalNs,
+          Bytes: 0,
+          MemAllocs: f.benchmem ? r.allocsPerOp * r.n : 0,
+          MemBytes: f.benchmem ? r.bytesPerOp * r.n : 0,
+          Extra: Object.keys(extra).length ? extra : undefined,
+        }),
+      ) + '\n'
+    );
+  }
+  if (f.format === 'gobench') {
+    const extras = Object.keys(extra)
+      .sort()
+      .map((k) => `\t${extra[k]} ${k}`)
+      .join('');
+    return `BenchmarkREGOEval\t${goBenchString(r)}${f.benchmem ? '\t' + goBenchMemString(r) : ''}${extras}\n`;
+  }
+  const rows: [string, string][] = [
+    ['samples', String(r.n)],
+    ['ns/op', String(Math.round(r.nsPerOp))],
+  ];
+  if (f.benchmem) rows.push(['B/op', String(r.bytesPerOp)], ['allocs/op', String(r.allocsPerOp)]);
+  for (const k of Object.keys(extra).sort()) rows.push([k, String(extra[k])]);
+  return prettyTable(rows);
+}
+
+async function doBench(query: string, f: BenchFlags): Promise<void> {
+  if (!FORMATS.includes(f.format)) throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {${FORMATS.join(', ')}}`);
+  const count = Number(f.count);
+  if (!Number.isInteger(count) || count < 1) throw new CLIError(`invalid argument "${f.count}" for "--count" flag`);
+  const benchTimeMs = Number(f.benchtime) * 1000;
+  if (!Number.isFinite(benchTimeMs) || benchTimeMs <= 0) throw new CLIError(`invalid argument "${f.benchtime}" for "--benchtime" flag`);
+  const regoVersion: RegoVersion = f.v0Compatible ? 'v0' : 'v1';
+
+  let prepared: PreparedRun;
+  let input: Value | undefined;
+  let data: Value;
+  try {
+    const loaded = await loadPaths({ paths: f.data, bundles: f.bundle, ignore: f.ignore, regoVersion });
+    data = loaded.data;
+    if (f.input) {
+      let text: string;
+      try {
+        text = readFileSync(f.input, 'utf8');
+      } catch {
+        throw new LoadError(`open ${f.input}: no such file or directory`);
+      }
+      input = parseInputText(text, f.input);
+    } else if (f.stdinInput) input = parseInputText(readFileSync(0, 'utf8'), 'stdin');
+    const set = buildPolicySet(loaded, { regoVersion });
+    prepared = prepareQuery(set, query, regoVersion);
+    const first = await runPrepared(prepared, { input, data, print: () => {} });
+    if (f.fail && first.length === 0) {
+      process.stdout.write(renderEval({ results: first }, 'pretty').stdout);
+      throw new CLIError('undefined result');
+    }
+  } catch (e) {
+    if (e instanceof CLIError) throw e;
+    throw new CLIError(prettyErrorText(toErrorDetails(e)));
+  }
+
+  const op = (): Promise<unknown> => runPrepared(prepared, { input, data, print: () => {} });
+  for (let i = 0; i < count; i++) {
+    const r = await benchmark(op, benchTimeMs);
+    const extra = f.metrics ? await latencies(op, Math.min(LATENCY_SAMPLES, Math.max(r.n, 1))) : {};
+    process.stdout.write(report(r, extra, f));
+  }
+}
+
+export function registerBench(program: Command): Command {
+  return program
+    .command('bench')
+    .description('Benchmark a Rego query')
+    .argument('<query>', 'the Rego query to benchmark')
+    .option('-d, --data <path>', 'set policy or data file(s); repeatable', collectList, [])
+    .option('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [])
+    .option('-i, --input <file>', 'set input file path (JSON or YAML)')
+    .option('-I, --stdin-input', 'read input document from stdin')
+    .option('-f, --format <format>', `set output format (${FORMATS.join(', ')})`, 'pretty')
+    .option('--count <n>', 'number of times to repeat each benchmark', '1')
+    .option('--benchtime <seconds>', 'how long each benchmark runs (seconds)', '1')
+    .option('--benchmem', 'report memory allocations with benchmark results (default true)', true)
+    .option('--no-benchmem', 'do not report memory allocations')
+    .option('--metrics', 'report latency percentiles with benchmark results (default true)', true)
+    .option('--no-metrics', 'do not report latency percentiles')
+    .option('--fail', 'exits with non-zero exit code on undefined/empty result and errors (default true)', true)
+    .option('--no-fail', 'benchmark even when the result is undefined')
+    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
+    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
+    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
+    .addHelpText(
+      'after',
+      examples([
+        "regolith bench -d examples/sample -i input.json 'data.httpapi.authz.allow'",
+        "regolith bench --format json --count 3 -b bundle.tar.gz 'data.authz.allow'",
+      ]),
+    )
+    .action(async (query: string, f: BenchFlags) => doBench(query, f));
+}
