@@ -85,9 +85,7 @@ describe('decisions with the real engine', () => {
     const whole = await req(s, 'POST', '/v1/data/authz', JSON.stringify({ input: { user: 'admin' } }));
     expect(whole.json).toEqual({ result: { allow: true, reasons: ['admin'] } });
   });
-  // Evaluator bug (src/eval, reported): `default allow := false` is not applied, so the
-  // document is undefined instead of false. This test flips to failing once it is fixed.
-  it.fails('default rules give the value when no other rule applies', async () => {
+  it('default rules give the value when no other rule applies', async () => {
     const r = await req(s, 'POST', '/v1/data/authz/allow', JSON.stringify({ input: { user: 'nobody' } }));
     expect(r.json).toEqual({ result: false });
   });

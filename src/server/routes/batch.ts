@@ -7,6 +7,7 @@ import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../
 import type { App, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
+import { remoteAddr } from '../remote.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL } from '../params.js';
 import { provenance } from '../provenance.js';
@@ -37,6 +38,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
     const ref = dataPathToRef(pathAfter(path, '/v1/batch/data'));
     const snapshot = ctx.engine.store.snapshot();
     const batchId = ctx.decisionId();
+    const by = remoteAddr(c.env);
     const entries = Object.entries(inputs as PlainObject);
     const settled = await Promise.all(
       entries.map(async ([id, own]) => {
@@ -44,7 +46,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
         const decisionId = ctx.decisionId();
         try {
           const res = await ctx.engine.evaluate(ref, { input, strictBuiltinErrors: strict, metrics: wantMetrics, instrument, snapshot });
-          if (decisionId) ctx.logDecision({ decision_id: decisionId, path: refText(ref), input, result: res.result });
+          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result });
           const out: PlainObject = newPlainObject();
           if (decisionId) out['decision_id'] = decisionId;
           if (wantMetrics || instrument) out['metrics'] = (res.metrics ?? {}) as PlainObject;
@@ -53,7 +55,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
           return { id, ok: true, out };
         } catch (e) {
           const err = toHttpError(e);
-          if (decisionId) ctx.logDecision({ decision_id: decisionId, path: refText(ref), input, error: err.body });
+          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body });
           const out: PlainObject = newPlainObject();
           out['code'] = err.body.code;
           out['message'] = err.body.message;

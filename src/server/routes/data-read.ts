@@ -7,6 +7,7 @@ import { isPlainObject, type PlainObject, type Value } from '../../eval/value/in
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
+import { remoteAddr } from '../remote.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
 import { parseJSON, JSONParseError } from '../../storage/index.js';
@@ -51,6 +52,7 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
       const ref = dataPathToRef(pathAfter(path, '/v1/data'));
       const snapshot = ctx.engine.store.snapshot();
       const decisionId = ctx.decisionId();
+      const by = remoteAddr(c.env);
       let res;
       try {
         res = await ctx.engine.evaluate(ref, {
@@ -64,7 +66,7 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
         });
       } catch (e) {
         const err = toHttpError(e);
-        if (decisionId) ctx.logDecision({ decision_id: decisionId, path: refText(ref), input, error: err.body });
+        if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body });
         throw err;
       }
       let metrics: Value | undefined;
@@ -83,7 +85,7 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
         pretty,
       );
       if (decisionId) {
-        ctx.logDecision({ decision_id: decisionId, path: refText(ref), input, result: res.result, metrics: res.metrics });
+        ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics });
       }
       return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
     });

@@ -6,6 +6,7 @@ import { isPlainObject, type PlainObject, type Value } from '../../eval/value/in
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming } from '../body.js';
 import { badRequest, Code, HttpError, toHttpError } from '../errors.js';
+import { remoteAddr } from '../remote.js';
 import { route, since } from '../handler.js';
 import { boolParam, explainParam, splitURL } from '../params.js';
 import { envelope, sendJSON } from '../respond.js';
@@ -18,6 +19,7 @@ async function runQuery(c: Context<Env>, ctx: ServerContext, query: string, inpu
   const instrument = boolParam(q, 'instrument');
   const explain = explainParam(q);
   const decisionId = ctx.decisionId();
+  const by = remoteAddr(c.env);
   let res;
   try {
     res = await ctx.engine.query(query, {
@@ -30,11 +32,11 @@ async function runQuery(c: Context<Env>, ctx: ServerContext, query: string, inpu
     });
   } catch (e) {
     const err = toHttpError(e, 'query');
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, query, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, error: err.body });
     throw err;
   }
   const metrics = wantMetrics || instrument ? ({ ...res.metrics, timer_server_handler_ns: since(start) } as PlainObject) : undefined;
-  if (decisionId) ctx.logDecision({ decision_id: decisionId, query, input, result: res.result as Value[] });
+  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, result: res.result as Value[] });
   const text = envelope(
     [
       ['explanation', res.explanation],

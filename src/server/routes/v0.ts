@@ -7,6 +7,7 @@ import type { Value } from '../../eval/value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { Code, HttpError, Msg, toHttpError } from '../errors.js';
+import { remoteAddr } from '../remote.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL } from '../params.js';
 import { sendJSON, valueText } from '../respond.js';
@@ -16,22 +17,23 @@ async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], com
   const buf = await readBody(c.req.raw, ctx.limits, 'unexpected parse error for input: could not decompress the body', nodeIncoming(c.env));
   const input = decodeDocument(c.req.raw, buf, ctx.limits, 'unexpected parse error for input: body contains malformed input document', nodeIncoming(c.env));
   const decisionId = ctx.decisionId();
+  const by = remoteAddr(c.env);
   const path = refText(ref);
   let res;
   try {
     res = await ctx.engine.evaluate(ref, { input, snapshot: ctx.engine.store.snapshot() });
   } catch (e) {
     const err = toHttpError(e);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body });
     throw err;
   }
   if (res.result === undefined) {
     const kind = ctx.engine.hasRulesAt(ref) ? Msg.foundUndefined : Msg.missing;
     const err = new HttpError(404, Code.undefinedDocument, `${kind}: ${path}`);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body });
     throw err;
   }
-  if (decisionId) ctx.logDecision({ decision_id: decisionId, path, input, result: res.result });
+  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, result: res.result });
   const text = valueText(res.result, boolParam(q, 'pretty'));
   return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } } : {});
 }
