@@ -7,6 +7,7 @@ import { registerBuild } from './build.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerCheck } from './check.js';
 import { registerEval } from './eval.js';
+import { registerFmt } from './fmt.js';
 import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
 import { registerRun } from './run.js';
@@ -21,6 +22,7 @@ export const commands: RegisterCommand[] = [
   registerCapabilities,
   registerCheck,
   registerEval,
+  registerFmt,
   registerInspect,
   registerParse,
   registerRun,

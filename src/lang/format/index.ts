@@ -19,3 +19,4 @@ export function formatText(text: string, opts: FormatTextOptions = {}): string {
   const module = parseModule(text, { filename: opts.filename, regoVersion: parseVersion });
   return formatModule(module, { regoVersion: opts.regoVersion ?? parseVersion, dropV0Imports: opts.dropV0Imports });
 }
+export { unifiedDiff } from './diff.js';

@@ -132,9 +132,9 @@ function writeHead(w: Writer, rule: Rule, expandedConst: boolean, isElse: boolea
   // An explicit `p.q := true` keeps its value: without it the rule would parse differently.
   const keepTrue = !isElse && !generatedValue(head) && head.ref.length === 2 && !head.args?.length;
   if (!(head.key || !isTrue(value) || expandedConst || rule.default || keepTrue)) return;
-  // In v1, a constant ref head rule is written with its value (`a.b.c := true`).
-  const v1RefConst = w.flags.regoV1 && expandedConst && !head.key && !head.args?.length;
-  if (!isElse && generatedValue(head) && !v1RefConst) return;
+  // A constant without arguments keeps its value (`a.b.c := true`): a bare `p` is no rule.
+  const refConst = expandedConst && !head.key && !head.args?.length;
+  if (!isElse && generatedValue(head) && !refConst) return;
   w.write(head.assign || w.flags.regoV1 ? ' := ' : ' = ');
   if (!isElse) return writeTerm(w, value);
   // An else value stays on the else line: comments above it move into the body.

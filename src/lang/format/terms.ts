@@ -83,6 +83,9 @@ export function writeRaw(w: Writer, loc: Location): void {
   const last = endRow(loc);
   w.comments = w.comments.filter((c) => commentRow(c) < loc.row || commentRow(c) >= last);
   w.dropPendingWithin(loc.row, last);
+  // A comment after the node on its last line stays on that line.
+  const after = w.comments.find((c) => commentRow(c) === last);
+  if (after && !w.hasPending() && last > loc.row) w.insertComments(last);
 }
 
 export function writeTermParens(w: Writer, t: Term, parens: boolean): void {

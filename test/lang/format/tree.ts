@@ -23,6 +23,12 @@ function strip(v: unknown): unknown {
 export interface TreeOptions {
   /** Leave out `import rego.v1` / `import future.keywords...` (v0 -> v1 conversion). */
   dropV0Imports?: boolean;
+  /** Leave out `import future.keywords...` only (redundant next to `import rego.v1`). */
+  dropFutureImports?: boolean;
+}
+
+function isFutureImport(imp: unknown): boolean {
+  return (imp as { path: { value: { value: string }[] } }).path.value[0]!.value === 'future';
 }
 
 function isV0Import(imp: unknown): boolean {
@@ -35,6 +41,7 @@ export function tree(m: Module, opts: TreeOptions = {}): unknown {
   delete json.comments;
   let imports = (json.imports as unknown[] | undefined) ?? [];
   if (opts.dropV0Imports) imports = imports.filter((i) => !isV0Import(i));
+  if (opts.dropFutureImports) imports = imports.filter((i) => !isFutureImport(i));
   const sorted = imports.map((i) => JSON.stringify(strip(i))).sort();
   json.imports = sorted;
   const out = strip(json) as Record<string, unknown>;
