@@ -21,7 +21,7 @@ import {
   type Value,
 } from '../index.js';
 import type { RuleNode } from '../compiler/index.js';
-import { Store, type CommitEvent, type Snapshot } from '../storage/index.js';
+import { Store, type CommitEvent, type Snapshot, type WriteTxn } from '../storage/index.js';
 import {
   EngineError,
   type CompileRequest,
@@ -29,7 +29,9 @@ import {
   type Engine,
   type EvalOptions,
   type EvalResult,
+  type ModuleChanges,
   type PolicyModule,
+  type PolicyWriteOptions,
   type QueryResult,
   type WriteResult,
 } from './engine.js';
@@ -70,6 +72,8 @@ export class RegolithEngine implements Engine {
   private state: PolicyState;
   private plans = new Map<string, QueryPlan>();
   private virtualPaths: string[][] | undefined;
+  /** How many times the whole module set was compiled (bundle activation compiles once). */
+  readonly stats = { compiles: 0 };
 
   constructor(opts: RegolithEngineOptions = {}) {
     this.opts = opts;
@@ -88,6 +92,7 @@ export class RegolithEngine implements Engine {
   }
 
   private compileAll(modules: Map<string, Module>): CompiledPolicy {
+    this.stats.compiles++;
     try {
       return compile([...modules.values()]);
     } catch (e) {
@@ -129,12 +134,17 @@ export class RegolithEngine implements Engine {
     return { id, raw, ast: (m ? moduleToJSON(m) : null) as Value };
   }
 
-  async putPolicy(id: string, raw: string, opts?: { metrics?: boolean }): Promise<WriteResult> {
+  async putPolicy(id: string, raw: string, opts?: PolicyWriteOptions): Promise<WriteResult> {
     const t0 = process.hrtime.bigint();
     const module = this.parse(id, raw);
     const t1 = process.hrtime.bigint();
     let t2 = t1;
     await this.store.transact((txn) => {
+      if (opts?.guard) {
+        const old = this.state.modules.get(id);
+        if (old) opts.guard(txn, packagePath(old));
+        opts.guard(txn, packagePath(module));
+      }
       const modules = new Map(this.state.modules);
       modules.set(id, module);
       const compiled = this.compileAll(modules);
@@ -147,10 +157,11 @@ export class RegolithEngine implements Engine {
       : {};
   }
 
-  async deletePolicy(id: string, opts?: { metrics?: boolean }): Promise<WriteResult> {
+  async deletePolicy(id: string, opts?: PolicyWriteOptions): Promise<WriteResult> {
     const t0 = process.hrtime.bigint();
     await this.store.transact((txn) => {
-      txn.getPolicy(id); // not found -> 404
+      const rec = txn.getPolicy(id); // not found -> 404
+      if (opts?.guard) opts.guard(txn, packagePath(this.moduleOf(rec)));
       const modules = new Map(this.state.modules);
       modules.delete(id);
       const compiled = this.compileAll(modules);
@@ -158,6 +169,32 @@ export class RegolithEngine implements Engine {
       txn.context = new PolicyStateContext({ modules, compiled });
     });
     return opts?.metrics ? { metrics: { timer_rego_module_compile_ns: Number(process.hrtime.bigint() - t0) } } : {};
+  }
+
+  /** The parsed module behind a stored record: its own, the live one if unchanged, or parsed now. */
+  private moduleOf(rec: { id: string; raw: string; info?: unknown }): Module {
+    if (isModule(rec.info)) return rec.info;
+    const live = this.state.modules.get(rec.id);
+    // The live state was built from the committed records: reuse it only for an unchanged record.
+    if (live && this.store.snapshot().policies.get(rec.id) === rec) return live;
+    return this.parse(rec.id, rec.raw);
+  }
+
+  installModules(changes: ModuleChanges, txn: WriteTxn): void {
+    const remove = new Set(changes.remove ?? []);
+    const upsert = (changes.upsert ?? []).map((m) => ({ ...m, module: m.parsed ?? this.parse(m.id, m.raw) }));
+    const modules = new Map<string, Module>();
+    const present = new Set<string>();
+    for (const rec of txn.listPolicies()) {
+      present.add(rec.id);
+      if (!remove.has(rec.id)) modules.set(rec.id, this.moduleOf(rec));
+    }
+    for (const m of upsert) modules.set(m.id, m.module);
+    // Compile before touching the transaction: a failure throws and the caller's commit never happens.
+    const compiled = this.compileAll(modules);
+    for (const id of remove) if (present.has(id)) txn.deletePolicy(id);
+    for (const m of upsert) txn.upsertPolicy(m.id, m.raw, m.module);
+    txn.context = new PolicyStateContext({ modules, compiled });
   }
 
   virtualDocumentPaths(): string[][] {
@@ -277,6 +314,11 @@ class PolicyStateContext {
 
 function isModule(v: unknown): v is Module {
   return typeof v === 'object' && v !== null && 'package' in v && 'rules' in v;
+}
+
+/** `package a.b` -> ["a", "b"] (the string terms after `data`). */
+function packagePath(m: Module): string[] {
+  return m.package.path.slice(1).map((t) => (t.type === 'string' ? t.value : String((t as { value?: unknown }).value)));
 }
 
 function explanationOf(tracer: BufferTracer, pretty: boolean): Value {

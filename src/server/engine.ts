@@ -4,7 +4,8 @@
 // engine-regolith.ts adapts the library API (src/index.ts) to this interface.
 
 import type { Value } from '../eval/value/index.js';
-import type { Snapshot, Store } from '../storage/index.js';
+import type { Module } from '../index.js';
+import type { Snapshot, Store, WriteTxn } from '../storage/index.js';
 
 export interface ErrorLocation {
   file: string;
@@ -100,6 +101,30 @@ export interface WriteResult {
   metrics?: Record<string, number>;
 }
 
+export interface PolicyWriteOptions {
+  metrics?: boolean;
+  /**
+   * Called inside the write transaction with the package path (segments under data) of
+   * the module being replaced or deleted and of the new module; throwing aborts the write.
+   * The server uses it to refuse writes into paths a bundle owns.
+   */
+  guard?: (txn: WriteTxn, packagePath: string[]) => void;
+}
+
+/** One module for installModules: its text, and its parsed form when the caller chose the Rego version. */
+export interface ModuleInstall {
+  id: string;
+  raw: string;
+  parsed?: Module;
+}
+
+export interface ModuleChanges {
+  /** Modules added or replaced. */
+  upsert?: ModuleInstall[];
+  /** Ids of modules removed (missing ones are ignored). */
+  remove?: string[];
+}
+
 export interface Engine {
   /** The store the engine evaluates against and keeps its policies in. */
   readonly store: Store;
@@ -110,12 +135,19 @@ export interface Engine {
    * Parses, compiles (with every other module) and installs a module, atomically.
    * Throws EngineError('parse' | 'compile' | 'bad_request') and changes nothing on failure.
    */
-  putPolicy(id: string, raw: string, opts?: { metrics?: boolean }): Promise<WriteResult>;
+  putPolicy(id: string, raw: string, opts?: PolicyWriteOptions): Promise<WriteResult>;
   /**
    * Removes a module. Throws StorageError(not found) when missing, EngineError('compile')
    * when the remaining modules no longer compile (others depend on it).
    */
-  deletePolicy(id: string, opts?: { metrics?: boolean }): Promise<WriteResult>;
+  deletePolicy(id: string, opts?: PolicyWriteOptions): Promise<WriteResult>;
+  /**
+   * Installs and removes many modules inside the caller's write transaction (bundle
+   * activation): the resulting module set is compiled once, here, and that compiled policy
+   * goes live with the commit. Throws EngineError('parse' | 'compile') before touching the
+   * transaction, so the caller's transact() aborts and nothing changes.
+   */
+  installModules(changes: ModuleChanges, txn: WriteTxn): void;
 
   /** Paths (string segments under data) of every rule: virtual documents that cannot be written. */
   virtualDocumentPaths(): string[][];

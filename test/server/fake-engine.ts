@@ -2,7 +2,7 @@
 // policies in the real Store, reads base documents from the real snapshot, and lets a
 // test declare virtual documents as plain functions. Anything Rego-specific is refused.
 
-import { Store, isStorageError, readAt, type Snapshot } from '../../src/storage/index.js';
+import { Store, isStorageError, readAt, type Snapshot, type WriteTxn } from '../../src/storage/index.js';
 import type { Value } from '../../src/eval/value/index.js';
 import {
   EngineError,
@@ -11,6 +11,7 @@ import {
   type Engine,
   type EvalOptions,
   type EvalResult,
+  type ModuleChanges,
   type PolicyModule,
   type QueryResult,
 } from '../../src/server/engine.js';
@@ -63,6 +64,16 @@ export class FakeEngine implements Engine {
     }
     await this.store.transact((t) => t.deletePolicy(id));
     return {};
+  }
+
+  /** No compiler here: modules are stored as given, and refused on the same markers as putPolicy. */
+  installModules(changes: ModuleChanges, txn: WriteTxn): void {
+    for (const m of changes.upsert ?? []) {
+      if (m.raw.includes('COMPILE_ERROR')) throw new EngineError('compile', 'compile error', [{ code: 'rego_compile_error', message: `bad module ${m.id}` }]);
+    }
+    const present = new Set(txn.listPolicies().map((p) => p.id));
+    for (const id of changes.remove ?? []) if (present.has(id)) txn.deletePolicy(id);
+    for (const m of changes.upsert ?? []) txn.upsertPolicy(m.id, m.raw);
   }
 
   virtualDocumentPaths(): string[][] {
