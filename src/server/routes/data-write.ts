@@ -1,7 +1,8 @@
 // Data API writes: PUT, PATCH and DELETE /v1/data/{path}, each one atomic store
 // transaction with OPA's rules (seed rules 4-8): PUT creates missing parents, honours
 // If-None-Match: *, refuses virtual documents and non-object parents; PATCH joins the URL
-// path with each operation's path; DELETE is a single remove.
+// path with each operation's path; DELETE is a single remove. Paths a bundle owns are
+// refused first (bundle-scope.ts), as OPA does.
 
 import type { Context } from 'hono';
 import { isPlainObject, type Value } from '../../eval/value/index.js';
@@ -21,6 +22,7 @@ import {
   type WriteTxn,
 } from '../../storage/index.js';
 import { envelope, noContent, sendJSON } from '../respond.js';
+import { checkBundleScope } from '../bundle-scope.js';
 
 function trimSlashes(s: string): string {
   return s.replace(/^\/+/, '').replace(/\/+$/, '');
@@ -100,6 +102,7 @@ export function registerDataWrite(app: App, ctx: ServerContext): void {
     const path = storagePath(pathAfter(url, '/v1/data'));
     const ifNoneMatch = headerOf(c.req.raw, nodeIncoming(c.env), 'if-none-match') === '*';
     const outcome = await store.transact((txn) => {
+      checkBundleScope(txn.data, path);
       checkVirtual(ctx, txn, path);
       if (txn.exists(path)) {
         if (ifNoneMatch) return 'not-modified' as const;
@@ -123,6 +126,7 @@ export function registerDataWrite(app: App, ctx: ServerContext): void {
     const ops = preparePatch(pathAfter(url, '/v1/data'), body);
     await store.transact((txn) => {
       for (const op of ops) {
+        checkBundleScope(txn.data, op.path);
         checkVirtual(ctx, txn, op.path);
         txn.write(op.op, op.path, op.value);
       }
@@ -136,6 +140,7 @@ export function registerDataWrite(app: App, ctx: ServerContext): void {
     const { path: url, query: q } = splitURL(c.req.url);
     const path = storagePath(pathAfter(url, '/v1/data'));
     await store.transact((txn) => {
+      checkBundleScope(txn.data, path);
       checkVirtual(ctx, txn, path);
       txn.read(path); // 404 when it does not exist
       txn.write('remove', path);

@@ -94,3 +94,23 @@ export async function archive(opts: Parameters<typeof makeBundle>[0], signing?: 
 export function gunzipJSON(b: Buffer): unknown {
   return JSON.parse(gunzipSync(b).toString('utf8'));
 }
+
+/** A loopback bundle service: path -> archive (and ETag); unknown paths are 404. */
+export type BundleFiles = Record<string, { body: Buffer; etag?: string } | undefined>;
+
+export function serveBundles(files: BundleFiles): Handler {
+  return (req, res) => {
+    const f = files[req.url.split('?')[0]!];
+    if (!f) {
+      res.statusCode = 404;
+      return void res.end();
+    }
+    if (f.etag && req.headers['if-none-match'] === f.etag) {
+      res.statusCode = 304;
+      return void res.end();
+    }
+    if (f.etag) res.setHeader('etag', f.etag);
+    res.statusCode = 200;
+    res.end(f.body);
+  };
+}
