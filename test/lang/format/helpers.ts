@@ -22,7 +22,7 @@ export function fmt(src: string, mode: Mode = {}): string {
   const m2 = parseModule(out, { regoVersion: to });
   // Imports made redundant by v1 output (or by `import rego.v1`) may be dropped.
   const drop = from === 'v0' && to === 'v1';
-  const dropFuture = to === 'v1' && m.imports.some((i) => i.path.value.map((t) => t.value).join('.') === 'rego.v1');
+  const dropFuture = to === 'v1' && m.imports.some((i) => i.path.value.map((t) => ('value' in t ? String(t.value) : '')).join('.') === 'rego.v1');
   const opts = { dropV0Imports: drop, dropFutureImports: dropFuture };
   expect(tree(m2, opts)).toEqual(tree(m, opts));
   expect(formatModule(m2, { regoVersion: to })).toBe(out);
