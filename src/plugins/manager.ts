@@ -12,7 +12,7 @@ import type { Config } from './config/types.js';
 import { ServiceClient } from './services/client.js';
 import { REAL_TIMING, type Timing } from './timing.js';
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from './plugin.js';
-import { StoreActivator, type BundleActivator } from './bundles/activate.js';
+import { StoreActivator, type BundleActivator, type ModuleInstaller } from './bundles/activate.js';
 import { BundlePlugin } from './bundles/plugin.js';
 import { BundlePersistence, defaultPersistenceDir } from './bundles/persist.js';
 import { DecisionLogPlugin } from './logs/plugin.js';
@@ -23,6 +23,8 @@ import { StatusPlugin } from './status/plugin.js';
 /** What the manager needs of the engine: the store (bundles) and evaluation (mask/drop). */
 export interface ManagedEngine extends PolicyEvaluator {
   readonly store: Store;
+  /** When present, bundle modules are compiled once, by the engine, inside the activation. */
+  installModules?: ModuleInstaller;
 }
 
 export interface PluginManagerOptions {
@@ -67,7 +69,12 @@ export class PluginManager {
       this.bundle = new BundlePlugin({
         config,
         clients: this.clients,
-        activator: opts.activator ?? new StoreActivator(opts.engine.store, { regoVersion: opts.regoVersion }),
+        activator:
+          opts.activator ??
+          new StoreActivator(opts.engine.store, {
+            regoVersion: opts.regoVersion,
+            installModules: opts.engine.installModules?.bind(opts.engine),
+          }),
         timing,
         persistence: new BundlePersistence(config.persistence_directory ?? defaultPersistenceDir()),
         logger: this.log,

@@ -72,8 +72,11 @@ export class RegolithEngine implements Engine {
   private state: PolicyState;
   private plans = new Map<string, QueryPlan>();
   private virtualPaths: string[][] | undefined;
-  /** How many times the whole module set was compiled (bundle activation compiles once). */
-  readonly stats = { compiles: 0 };
+  /**
+   * How many times the whole module set was compiled, and how many of those were rebuilds
+   * after a commit that did not carry its compiled policy (a writer that bypassed the engine).
+   */
+  readonly stats = { compiles: 0, rebuilds: 0 };
 
   constructor(opts: RegolithEngineOptions = {}) {
     this.opts = opts;
@@ -111,7 +114,12 @@ export class RegolithEngine implements Engine {
 
   private onCommit(event: CommitEvent, snap: Snapshot): void {
     if (!event.policyChanged) return;
-    const next = event.context instanceof PolicyStateContext ? event.context.state : this.fromSnapshot(snap);
+    let next: PolicyState;
+    if (event.context instanceof PolicyStateContext) next = event.context.state;
+    else {
+      this.stats.rebuilds++;
+      next = this.fromSnapshot(snap);
+    }
     this.state = next;
     this.plans = new Map();
     this.virtualPaths = undefined;

@@ -27,6 +27,7 @@ describe('installModules', () => {
       expect(engine.listPolicies()).toEqual([]);
     });
     expect(engine.stats.compiles - before).toBe(1);
+    expect(engine.stats.rebuilds).toBe(0);
     expect(await decide(engine, 'app', 'ok')).toBe(true);
     expect(engine.listPolicies().map((p) => p.id).sort()).toEqual(['b/app.rego', 'b/lib.rego']);
     expect(engine.getPolicy('b/lib.rego')!.raw).toBe('package lib\nmax := data.limits.max\n');

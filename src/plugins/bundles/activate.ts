@@ -2,12 +2,11 @@
 // owned (its roots, its modules), write the new data under the roots, install its modules
 // and record its manifest at data.system.bundles.<name>. Every module is parsed and the
 // whole module set compiled BEFORE the commit: any failure throws and changes nothing, so
-// the last good bundle keeps serving.
+// the last good bundle keeps serving. With an engine's installModules, that compilation is
+// the one the engine serves from (a bundle compiles once).
 
 import {
   compile,
-  RegoCompileError,
-  RegoParseError,
   parseModule,
   isPlainObject,
   newPlainObject,
@@ -77,11 +76,24 @@ function manifestDoc(m: Manifest): Value {
   return toValue(o);
 }
 
+interface Diagnostic {
+  code: string;
+  message: string;
+  location?: { file: string; row: number };
+}
+
+/** Parse/compile errors (the library's or the engine's) carry a list of diagnostics. */
+function diagnosticsOf(e: unknown): Diagnostic[] | undefined {
+  const errs = e instanceof Error ? (e as { errors?: unknown }).errors : undefined;
+  return Array.isArray(errs) && errs.every((d) => d && typeof d === 'object' && 'message' in d) ? (errs as Diagnostic[]) : undefined;
+}
+
 function errorsOf(e: unknown): ActivationError {
   if (e instanceof ActivationError) return e;
-  if (e instanceof RegoParseError || e instanceof RegoCompileError) {
-    const errs = e.errors.map((d) => (d.location ? `${d.location.file}:${d.location.row}: ${d.code}: ${d.message}` : `${d.code}: ${d.message}`));
-    return new ActivationError(e.message, errs);
+  const diags = diagnosticsOf(e);
+  if (diags) {
+    const errs = diags.map((d) => (d.location ? `${d.location.file}:${d.location.row}: ${d.code}: ${d.message}` : `${d.code}: ${d.message}`));
+    return new ActivationError((e as Error).message, errs);
   }
   return new ActivationError(e instanceof Error ? e.message : String(e));
 }
@@ -96,12 +108,20 @@ function patchPath(p: string): string[] {
   return t === '' ? [] : t.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
+/**
+ * The engine's way to install and remove many modules inside a write transaction,
+ * compiling the result once (the server Engine's installModules). Throws on failure.
+ */
+export type ModuleInstaller = (changes: { upsert?: { id: string; raw: string; parsed?: Module }[]; remove?: string[] }, txn: WriteTxn) => void;
+
 export interface StoreActivatorOptions {
   /** Rego version of modules whose manifest says nothing (v1 unless --v0-compatible). */
   regoVersion?: 'v0' | 'v1';
+  /** Without it, modules are compiled here to check them and the engine recompiles on commit. */
+  installModules?: ModuleInstaller;
 }
 
-/** The BundleActivator over the document store; the engine recompiles on the commit trigger. */
+/** The BundleActivator over the document store. */
 export class StoreActivator implements BundleActivator {
   constructor(
     private readonly store: Store,
@@ -163,7 +183,8 @@ export class StoreActivator implements BundleActivator {
     }
     const modules = this.parse(name, bundle);
     const prefix = `${name}/`;
-    this.checkCompiles(txn, (id) => id.startsWith(prefix), modules);
+    const byId = new Map(bundle.modules.map((m) => [moduleId(name, m.path), m.text]));
+    this.replaceModules(txn, prefix, modules, byId);
 
     // Erase what the previous version owned, then what the new one will own.
     for (const root of new Set([...(active.get(name) ?? []), ...roots])) this.erase(txn, rootKey(root));
@@ -179,10 +200,22 @@ export class StoreActivator implements BundleActivator {
         }
       } else this.put(txn, key, v);
     }
-    for (const p of txn.listPolicies()) if (p.id.startsWith(prefix)) txn.deletePolicy(p.id);
-    const byId = new Map(bundle.modules.map((m) => [moduleId(name, m.path), m.text]));
-    for (const [id, mod] of modules) txn.upsertPolicy(id, byId.get(id)!, mod);
     this.recordManifest(txn, name, bundle.manifest, etag);
+  }
+
+  /**
+   * Replaces every module whose id starts with `prefix` by `add`, compiling the resulting
+   * set once; throws (the transaction then aborts) when it does not compile.
+   */
+  private replaceModules(txn: WriteTxn, prefix: string, add: Map<string, Module>, raws: Map<string, string>): void {
+    const remove = txn.listPolicies().filter((p) => p.id.startsWith(prefix) && !add.has(p.id)).map((p) => p.id);
+    if (this.opts.installModules) {
+      this.opts.installModules({ upsert: [...add].map(([id, parsed]) => ({ id, raw: raws.get(id)!, parsed })), remove }, txn);
+      return;
+    }
+    this.checkCompiles(txn, (id) => id.startsWith(prefix), add);
+    for (const id of remove) txn.deletePolicy(id);
+    for (const [id, mod] of add) txn.upsertPolicy(id, raws.get(id)!, mod);
   }
 
   private applyDelta(txn: WriteTxn, name: string, bundle: Bundle, etag?: string): void {
@@ -235,10 +268,8 @@ export class StoreActivator implements BundleActivator {
     await this.store.transact((txn) => {
       const roots = this.activeRoots(txn).get(name);
       if (!roots) return;
-      const prefix = `${name}/`;
-      this.checkCompiles(txn, (id) => id.startsWith(prefix), new Map());
+      this.replaceModules(txn, `${name}/`, new Map(), new Map());
       for (const r of roots) this.erase(txn, rootKey(r));
-      for (const p of txn.listPolicies()) if (p.id.startsWith(prefix)) txn.deletePolicy(p.id);
       txn.write('remove', [...SYSTEM_BUNDLES, name]);
     });
   }
