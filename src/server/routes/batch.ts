@@ -46,7 +46,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
         const decisionId = ctx.decisionId();
         try {
           const res = await ctx.engine.evaluate(ref, { input, strictBuiltinErrors: strict, metrics: wantMetrics, instrument, snapshot });
-          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result });
+          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics });
           const out: PlainObject = newPlainObject();
           if (decisionId) out['decision_id'] = decisionId;
           if (wantMetrics || instrument) out['metrics'] = (res.metrics ?? {}) as PlainObject;
