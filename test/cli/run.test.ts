@@ -1,0 +1,194 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, ensureBuilt, regolith } from './helpers.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+interface Running {
+  child: ChildProcess;
+  url: string;
+  stderr: () => string;
+  exited: Promise<number | null>;
+}
+
+const started: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const c of started.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+});
+
+/** Starts `regolith run` and waits (bounded) for the "Initializing server." log with its address. */
+function start(args: string[], timeoutMs = 20_000): Promise<Running> {
+  const child = spawn(process.execPath, [BIN, 'run', ...args], { cwd: ROOT, env: { ...process.env, NO_COLOR: '1' } });
+  started.push(child);
+  let err = '';
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in time:\n${err}`)), timeoutMs);
+    child.stderr!.on('data', (d: Buffer) => {
+      err += d.toString();
+      for (const line of err.split('\n')) {
+        if (!line.includes('Initializing server.')) continue;
+        const addrs = (JSON.parse(line) as { addrs: string[] }).addrs;
+        clearTimeout(timer);
+        resolve({ child, url: addrs[0]!, stderr: () => err, exited });
+        return;
+      }
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}:\n${err}`));
+    });
+  });
+}
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  const port = (srv.address() as AddressInfo).port;
+  await new Promise((r) => srv.close(r));
+  return port;
+}
+
+function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  return Promise.race([p, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`timed out: ${what}`)), ms))]);
+}
+
+async function decide(url: string, path: string, input: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/v1/data/${path}`, { method: 'POST', body: JSON.stringify({ input }) });
+  return res.json();
+}
+
+describe('regolith run --server', () => {
+  it('serves decisions for the sample policy on a free port and stops on SIGTERM with exit 0', async () => {
+    const s = await start(['--server', '--addr', '127.0.0.1:0', 'examples/sample']);
+    expect(s.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await decide(s.url, 'httpapi/authz/allow', { method: 'GET', path: ['finance', 'salary', 'alice'], user: 'bob' })).toEqual({ result: true });
+    expect(await decide(s.url, 'httpapi/authz/allow', { method: 'GET', path: ['finance', 'salary', 'bob'], user: 'alice' })).toEqual({ result: false });
+    expect(await decide(s.url, 'httpapi/authz/reasons', { method: 'DELETE', path: ['users', 'bob'], user: 'alice' })).toEqual({
+      result: ['DELETE /users/bob is not permitted for alice'],
+    });
+    s.child.kill('SIGTERM');
+    expect(await within(s.exited, 15_000, 'exit after SIGTERM')).toBe(0);
+    expect(s.stderr()).toContain('"msg":"Server shutdown."');
+  }, 60_000);
+
+  it('finishes a request in flight before exiting on SIGTERM', async () => {
+    // A loopback upstream that answers slowly: the decision waits on http.send.
+    const upstream: Server = createServer((_req, res) =>
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        res.end('{"ok": true}');
+      }, 800),
+    );
+    await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
+    const port = (upstream.address() as AddressInfo).port;
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
+    writeFileSync(join(dir, 'slow.rego'), `package slow\n\nok := http.send({"method": "GET", "url": "http://127.0.0.1:${port}/"}).body.ok\n`);
+    try {
+      const s = await start(['--server', '--addr', '127.0.0.1:0', dir]);
+      const pending = decide(s.url, 'slow/ok', {});
+      await new Promise((r) => setTimeout(r, 300));
+      s.child.kill('SIGTERM');
+      expect(await within(pending, 15_000, 'request in flight')).toEqual({ result: true });
+      expect(await within(s.exited, 15_000, 'exit after SIGTERM')).toBe(0);
+    } finally {
+      upstream.close();
+    }
+  }, 60_000);
+
+  it('applies the config file (default_decision) and --set overrides', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
+    writeFileSync(join(dir, 'config.yaml'), 'default_decision: /httpapi/authz/allow\n');
+    const s = await start(['-s', '-a', '127.0.0.1:0', '-c', join(dir, 'config.yaml'), 'examples/sample']);
+    const res = await fetch(`${s.url}/`, { method: 'POST', body: JSON.stringify({ method: 'GET', path: ['health'], user: 'x' }) });
+    expect(await res.json()).toBe(true);
+    s.child.kill('SIGINT');
+    expect(await within(s.exited, 15_000, 'exit after SIGINT')).toBe(0);
+
+    const t = await start(['-s', '-a', '127.0.0.1:0', '--set', 'default_decision=/httpapi/authz/user_roles', 'examples/sample']);
+    const r2 = await fetch(`${t.url}/`, { method: 'POST', body: JSON.stringify({ user: 'bob' }) });
+    expect(await r2.json()).toEqual(['employee', 'manager']);
+    t.child.kill('SIGTERM');
+    await within(t.exited, 15_000, 'exit');
+  }, 60_000);
+
+  it('--log-level error leaves out info logs (startup, requests)', async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, [BIN, 'run', '-s', '-a', `127.0.0.1:${port}`, '--log-level', 'error', 'examples/sample'], { cwd: ROOT });
+    started.push(child);
+    let err = '';
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    const exited = new Promise((r) => child.on('exit', r));
+    let health: Response | undefined;
+    for (let i = 0; i < 100 && !health; i++) {
+      health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
+      if (!health) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(health?.status).toBe(200);
+    child.kill('SIGTERM');
+    expect(await within(exited, 15_000, 'exit')).toBe(0);
+    expect(err).toBe('');
+  }, 60_000);
+
+  it('loads bundle directories with -b and writes text logs with --log-format text', async () => {
+    // The text format has no JSON line to read the address from: find it in the text line.
+    const child = spawn(process.execPath, [BIN, 'run', '-s', '-a', '127.0.0.1:0', '-b', '--log-format', 'text', 'examples/sample'], { cwd: ROOT });
+    started.push(child);
+    let err = '';
+    const url = await within(
+      new Promise<string>((resolve) =>
+        child.stderr.on('data', (d: Buffer) => {
+          err += d.toString();
+          const m = /INFO Initializing server\. addrs=\["(http:[^"]+)"\]/.exec(err);
+          if (m) resolve(m[1]!);
+        }),
+      ),
+      20_000,
+      'text log',
+    );
+    expect(await decide(url, 'httpapi/authz/allow', { method: 'POST', path: ['finance', 'payroll'], user: 'carol' })).toEqual({ result: true });
+    const exited = new Promise((r) => child.on('exit', r));
+    child.kill('SIGTERM');
+    expect(await within(exited, 15_000, 'exit')).toBe(0);
+  }, 60_000);
+
+  it('exits 1 with a clear message when the port is in use', async () => {
+    const s = await start(['-s', '-a', '127.0.0.1:0', 'examples/sample']);
+    const port = new URL(s.url).port;
+    const r = regolith(['run', '-s', '-a', `127.0.0.1:${port}`, 'examples/sample']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`listen tcp 127.0.0.1:${port}: bind: address already in use`);
+    s.child.kill('SIGTERM');
+    await within(s.exited, 15_000, 'exit');
+  }, 60_000);
+
+  it('exits 1 on invalid Rego, a bad config file, a missing path, bad flags, and without --server', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
+    writeFileSync(join(dir, 'bad.rego'), 'package bad\nallow if {\n');
+    writeFileSync(join(dir, 'bad.yaml'), 'services: [\n');
+    const bad = regolith(['run', '-s', '-a', '127.0.0.1:0', join(dir, 'bad.rego')]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('rego_parse_error');
+    const cfg = regolith(['run', '-s', '-a', '127.0.0.1:0', '-c', join(dir, 'bad.yaml')]);
+    expect(cfg.code).toBe(1);
+    expect(cfg.stderr).toContain('invalid configuration');
+    const missing = regolith(['run', '-s', '-a', '127.0.0.1:0', '/no/such/policy.rego']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('stat /no/such/policy.rego: no such file or directory');
+    const level = regolith(['run', '-s', '--log-level', 'loud']);
+    expect(level.code).toBe(1);
+    expect(level.stderr).toContain('invalid argument "loud" for "-l, --log-level" flag');
+    const flag = regolith(['run', '-s', '--frobnicate']);
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain("unknown option '--frobnicate'");
+    const repl = regolith(['run']);
+    expect(repl.code).toBe(1);
+    expect(repl.stderr).toContain('REPL is not supported');
+  });
+});
