@@ -158,6 +158,27 @@ describe('regolith run --server', () => {
     expect(await within(exited, 15_000, 'exit')).toBe(0);
   }, 60_000);
 
+  it('--watch reloads changed policies and keeps serving the old ones when a change does not compile', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-watch-'));
+    writeFileSync(join(dir, 'w.rego'), 'package w\n\nv := 1\n');
+    const s = await start(['-s', '-a', '127.0.0.1:0', '--watch', dir]);
+    const value = async (): Promise<unknown> => ((await (await fetch(`${s.url}/v1/data/w/v`)).json()) as { result?: unknown }).result;
+    expect(await value()).toBe(1);
+    writeFileSync(join(dir, 'w.rego'), 'package w\n\nv := 2\n');
+    let v: unknown;
+    for (let i = 0; i < 50 && v !== 2; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      v = await value();
+    }
+    expect(v).toBe(2);
+    writeFileSync(join(dir, 'w.rego'), 'package w\n\nv := \n');
+    for (let i = 0; i < 50 && !s.stderr().includes('Reload failed'); i++) await new Promise((r) => setTimeout(r, 200));
+    expect(s.stderr()).toContain('Reload failed');
+    expect(await value()).toBe(2);
+    s.child.kill('SIGTERM');
+    expect(await within(s.exited, 15_000, 'exit')).toBe(0);
+  }, 60_000);
+
   it('exits 1 with a clear message when the port is in use', async () => {
     const s = await start(['-s', '-a', '127.0.0.1:0', 'examples/sample']);
     const port = new URL(s.url).port;
