@@ -45,8 +45,9 @@ function writeExprInner(w: Writer, expr: Expr): void {
 
   let indented = false;
   (expr.with ?? []).forEach((wi, i) => {
-    const prev = expr.with![i - 1];
-    if (i === 0 || wi.location?.row === prev?.location?.row) writeWith(w, wi, false);
+    // A `with` on the line of what precedes it stays there; others go on indented lines.
+    const prevRow = i === 0 ? termsEndRow(expr) : endRow(expr.with![i - 1]!.location);
+    if (wi.location?.row === prevRow) writeWith(w, wi, false);
     else {
       if (!indented) {
         indented = true;
@@ -58,6 +59,14 @@ function writeExprInner(w: Writer, expr: Expr): void {
     }
   });
   if (indented) w.down();
+}
+
+/** Last source row of an expression before its `with` modifiers. */
+function termsEndRow(expr: Expr): number | undefined {
+  const t = expr.terms;
+  if (Array.isArray(t)) return endRow(t[t.length - 1]?.location);
+  if (t.type === 'somedecl' || t.type === 'every') return expr.location?.row;
+  return endRow(t.location);
 }
 
 function writeWith(w: Writer, wi: With, indented: boolean): void {

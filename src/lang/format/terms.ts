@@ -154,7 +154,8 @@ export function writeTermParens(w: Writer, t: Term, parens: boolean): void {
         w.endLine();
         w.startLine();
       }
-      writeTerm(w, key, infixPrec(key) !== undefined);
+      // Only `a | b` needs parentheses as a key (it would start a set comprehension).
+      writeElement(w, key, 0);
       w.write(': ');
       // The value stays on the key's line, whatever its own row.
       writeComprehension(w, '{', '}', t.value.value, keyRow, t.value.body, t.location);

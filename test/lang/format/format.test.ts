@@ -118,6 +118,18 @@ describe('expressions', () => {
     );
   });
 
+  it('moves a with that started its own line onto an indented line', () => {
+    expect(fmt('package p\na if {\n data.q.allow\nwith input as 1\n   with data.x as 2\n}\n')).toBe(
+      lines('package p', '', 'a if {', '\tdata.q.allow', '\t\twith input as 1', '\t\twith data.x as 2', '}'),
+    );
+  });
+
+  it('writes an object comprehension key without needless parentheses', () => {
+    expect(fmt('package p\nx := {(k in [1]): 1 | some k in [1]}\ny := {(a | b): 1 | a := {1}; b := {2}}\n')).toBe(
+      lines('package p', '', 'x := {k in [1]: 1 | some k in [1]}', 'y := {(a | b): 1 | a := {1}; b := {2}}'),
+    );
+  });
+
   it('formats comprehensions on one line or one body expression per line', () => {
     const src =
       'package p\na := [x | some x in input.xs; x > 1]\nb := {x | some x in input.xs}\nc := {k: v | some k, v in input.m}\nd := [x |\n some x in input.xs\n x > 1\n]\n';
