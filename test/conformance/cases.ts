@@ -10,7 +10,8 @@ import { parseNumber } from '../../src/eval/value/index.js';
 
 // YAML integers past 2^53 (e.g. -9223372036854775808 in the time cases) are read
 // exactly, as the Go YAML reader OPA's runner uses does; smaller ones stay doubles.
-const yamlInt = yaml.types.int;
+// js-yaml exports its built-in types at runtime, though its typings omit them.
+const yamlInt = (yaml as unknown as { types: { int: yaml.Type } }).types.int;
 const exactInt = new yaml.Type('tag:yaml.org,2002:int', {
   kind: 'scalar',
   resolve: (data: string) => yamlInt.resolve(data),
@@ -18,8 +19,8 @@ const exactInt = new yaml.Type('tag:yaml.org,2002:int', {
     const n = yamlInt.construct(data) as number;
     return Number.isSafeInteger(n) ? n : (parseNumber(data.replace(/_/g, '')) ?? n);
   },
-  predicate: (v: unknown) => yamlInt.predicate!(v),
-  represent: yamlInt.represent,
+  predicate: (v: object) => yamlInt.predicate!(v),
+  represent: yamlInt.represent ?? undefined,
 });
 const CASE_SCHEMA = yaml.DEFAULT_SCHEMA.extend({ implicit: [exactInt] });
 
