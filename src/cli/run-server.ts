@@ -98,7 +98,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   let plugins: RunningPlugins | undefined;
   const servers: RunningServer[] = [];
   try {
-    plugins = await startPlugins({ config, store, logger, regoVersion: o.regoVersion });
+    plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
     for (const addr of o.addrs) {
       servers.push(
         await startServer({
@@ -107,7 +107,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           config: config.raw,
           logger,
           shutdownGraceMs: o.shutdownGraceMs,
-          pluginStatus: plugins.pluginStatus,
+          ...plugins.serverOptions,
         }),
       );
     }
