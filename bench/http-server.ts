@@ -1,0 +1,41 @@
+// The server side of bench/http.ts, run in its own process (so that it does not share an
+// event loop with the load generator):
+//   regolith  the real decision server (src/server startServer + RegolithEngine), logging
+//             at warn level instead of the default info (one line per request)
+//   hono      a bare Hono route on @hono/node-server returning a constant JSON body: the
+//             ceiling for any Node HTTP server on this machine
+// Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
+
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { AddressInfo } from 'node:net';
+import pino from 'pino';
+import { startServer } from '../src/server/index.js';
+import { RegolithEngine } from '../src/server/engine-regolith.js';
+
+const mode = process.argv[2];
+
+async function main(): Promise<void> {
+  let url: string;
+  if (mode === 'regolith') {
+    const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
+    url = s.url;
+  } else if (mode === 'hono') {
+    const app = new Hono();
+    const body = { result: true };
+    app.post('/v1/data/*', (c) => c.json(body));
+    url = await new Promise<string>((resolve) => {
+      serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
+    });
+  } else {
+    throw new Error(`usage: http-server.ts regolith|hono (got ${mode})`);
+  }
+  process.send?.({ url });
+}
+
+// The parent ends the benchmark by disconnecting (or dies): exit with it.
+process.on('disconnect', () => process.exit(0));
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exit(1);
+});
