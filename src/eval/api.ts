@@ -6,6 +6,7 @@ import { compile, type CompiledPolicy } from '../compiler/index.js';
 import { QueryPlan, IOPending, type RawResult, type RunOptions } from './query.js';
 import { toJS, type Value } from './value/index.js';
 import './builtins/index.js';
+import type { Tracer } from './explain.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -28,6 +29,10 @@ export interface EvaluateOptions {
   now?: bigint;
   print?: (message: string) => void;
   maxDepth?: number;
+  /** Receives OPA's timer names (timer_rego_query_eval_ns, ...) when given. */
+  metrics?: Record<string, number>;
+  /** Receives rule entries/exits and trace() notes (see BufferTracer for explain modes). */
+  tracer?: Tracer;
 }
 
 export interface ExpressionResult {
@@ -65,6 +70,8 @@ export class PreparedQuery {
       now: o.now,
       print: o.print ?? this.owner.options.print,
       maxDepth: o.maxDepth,
+      metrics: o.metrics,
+      tracer: o.tracer,
     };
   }
 
@@ -126,11 +133,20 @@ export class Regolith {
   }
 
   /** Prepares a query (e.g. "data.authz.allow" or "x := data.a[_]") for repeated evaluation. */
-  prepare(query: string | Body): PreparedQuery {
+  prepare(query: string | Body, metrics?: Record<string, number>): PreparedQuery {
+    const t0 = process.hrtime.bigint();
     const policy = this.compile();
+    const t1 = process.hrtime.bigint();
     const body = typeof query === 'string' ? parseQuery(query, { regoVersion: this.options.regoVersion ?? 'v1' }) : query;
+    const t2 = process.hrtime.bigint();
     const cq = policy.compileQuery(body);
-    return new PreparedQuery(new QueryPlan(policy, cq, body), this);
+    const pq = new PreparedQuery(new QueryPlan(policy, cq, body), this);
+    if (metrics) {
+      metrics['timer_rego_module_compile_ns'] = Number(t1 - t0);
+      metrics['timer_rego_query_parse_ns'] = Number(t2 - t1);
+      metrics['timer_rego_query_compile_ns'] = Number(process.hrtime.bigint() - t2);
+    }
+    return pq;
   }
 
   /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */

@@ -52,7 +52,6 @@ export class QueryState {
   private ticks = 0;
   /** rule being evaluated, for rego.metadata.* */
   currentRule: unknown;
-  readonly bctx: BuiltinContext & { name: string; location?: Location };
 
   constructor(o: QueryStateOptions = {}) {
     this.nowNs = o.now ?? BigInt(Date.now()) * 1000000n;
@@ -65,8 +64,15 @@ export class QueryState {
     this.maxDepth = o.maxDepth ?? 10000;
     this.runtimeDoc = o.runtime ?? {};
     this.tracer = o.tracer;
+  }
+
+  private _bctx: (BuiltinContext & { name: string; location?: Location }) | undefined;
+
+  /** The context handed to built-ins (made on first use: most queries call few built-ins). */
+  get bctx(): BuiltinContext & { name: string; location?: Location } {
+    if (this._bctx) return this._bctx;
     const q = this;
-    this.bctx = {
+    return (this._bctx = {
       name: '',
       location: undefined,
       now: () => q.nowNs,
@@ -95,7 +101,7 @@ export class QueryState {
       runtime: () => q.runtimeDoc,
       metadataChain: () => q.metadata?.chain() ?? [],
       metadataRule: () => q.metadata?.rule() ?? {},
-    };
+    });
   }
 
   metadata: { chain(): Value; rule(): Value } | undefined;

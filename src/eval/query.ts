@@ -15,6 +15,8 @@ export interface RunOptions extends QueryStateOptions {
   data?: Value;
   /** Stop after the first solution. */
   first?: boolean;
+  /** Receives OPA's timer names (timer_rego_query_eval_ns) when given. */
+  metrics?: Record<string, number>;
 }
 
 export interface RawResult {
@@ -55,6 +57,15 @@ export class QueryPlan {
 
   /** Synchronous run; throws IOPending if a built-in needs I/O that has not completed. */
   run(o: RunOptions = {}): RawResult[] {
+    const t0 = o.metrics ? process.hrtime.bigint() : 0n;
+    try {
+      return this.runInner(o);
+    } finally {
+      if (o.metrics) o.metrics['timer_rego_query_eval_ns'] = (o.metrics['timer_rego_query_eval_ns'] ?? 0) + Number(process.hrtime.bigint() - t0);
+    }
+  }
+
+  private runInner(o: RunOptions): RawResult[] {
     const q = new QueryState(o);
     q.root = this.policy.root;
     q.checkLimits();

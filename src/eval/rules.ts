@@ -44,6 +44,8 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const msg = 'complete rules must not produce multiple outputs';
   let result: Value | undefined;
   let from: CompiledRule | undefined;
+  const tr = ev.q.tracer;
+  if (tr) traceEvent(ev, 'Enter', node);
   for (const r of candidates(node, 'complete', ev)) {
     const v = ruleValue(r, ev, msg);
     if (v === undefined) continue;
@@ -53,13 +55,21 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   }
   if (result === undefined && node.default) result = ruleValue(node.default, ev, msg);
   ev.memo.set(node, result === undefined ? UNDEF : result);
+  if (tr) traceEvent(ev, result === undefined ? 'Fail' : 'Exit', node);
   return result;
+}
+
+function traceEvent(ev: EvalCtx, op: 'Enter' | 'Exit' | 'Fail', node: RuleNode): void {
+  const r = node.complete[0] ?? node.sets[0] ?? node.funcs[0] ?? node.default;
+  const l = r?.location;
+  ev.q.tracer?.event?.({ op, message: 'data.' + node.path.join('.'), depth: ev.q.depth, location: l ? { file: l.file, row: l.row, col: l.col } : undefined });
 }
 
 export function evalSet(node: RuleNode, ev: EvalCtx): Value {
   const m = ev.memo.get(node);
   if (m !== undefined && m !== UNDEF) return m;
   const s = new RSet();
+  if (ev.q.tracer) traceEvent(ev, 'Enter', node);
   for (const r of candidates(node, 'sets', ev)) {
     const plan = planRule(r, ev.q.root);
     const keyC = plan.key!;

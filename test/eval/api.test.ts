@@ -128,3 +128,19 @@ describe('library API', () => {
     }
   });
 });
+
+describe('explain and metrics', () => {
+  it('reports OPA timer names and trace notes', async () => {
+    const { BufferTracer } = await import('../../src/index.js');
+    const r = new Regolith().addModule('a.rego', 'package a\n\np if {\n  trace("checking")\n  q\n}\n\nq := true\n');
+    const metrics: Record<string, number> = {};
+    const tracer = new BufferTracer('full');
+    const pq = r.prepare('data.a.p', metrics);
+    expect(pq.evaluate({ metrics, tracer })[0]!.expressions[0]!.value).toBe(true);
+    expect(metrics['timer_rego_query_eval_ns']).toBeGreaterThan(0);
+    expect(metrics['timer_rego_query_compile_ns']).toBeGreaterThan(0);
+    const lines = tracer.lines();
+    expect(lines.some((l) => l.includes('Note "checking"'))).toBe(true);
+    expect(lines.some((l) => l.includes('Enter data.a.p'))).toBe(true);
+  });
+});
