@@ -31,7 +31,8 @@ export function checkCalls(body: Body, root: RuleNode, errors: RegoErrorDetail[]
       if (!name) return;
       if (SPECIAL.has(name)) return;
       const b = getBuiltin(name);
-      if (!b) {
+      // Rego v1 drops the deprecated built-ins (any, all, cast_*, ...): they are undefined there.
+      if (!b || (b.deprecated && (rule?.module.regoVersion ?? 'v1') === 'v1')) {
         errors.push(compileError('rego_type_error', `undefined function ${name}`, loc));
         return;
       }

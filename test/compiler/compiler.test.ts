@@ -64,3 +64,10 @@ describe('compiler checks', () => {
     }
   });
 });
+
+describe('rego versions', () => {
+  it('rejects deprecated built-ins in v1 modules and accepts them in v0 modules', () => {
+    expect(errorsOf('package a\n\np if any([true])\n')).toMatchObject([{ code: 'rego_type_error', message: 'undefined function any' }]);
+    expect(() => compile([parseModule('package a\n\np { any([true]) }\n', { filename: 'v0.rego', regoVersion: 'v0' })])).not.toThrow();
+  });
+});
