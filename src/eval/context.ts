@@ -7,6 +7,7 @@ import type { BuiltinContext, BuiltinDef } from './builtins/registry.js';
 import type { RuleNode } from '../compiler/tree.js';
 import { RegoEvalError, Suspend } from './errors.js';
 import type { Value } from './value/index.js';
+import { nextValueEpoch } from './value/index.js';
 import type { Tracer } from './explain.js';
 
 export interface OverrideNode {
@@ -54,6 +55,8 @@ export class QueryState {
   currentRule: unknown;
 
   constructor(o: QueryStateOptions = {}) {
+    // Cached sorted keys/hashes of plain values are valid for one evaluation only.
+    nextValueEpoch();
     this.nowNs = o.now ?? BigInt(Date.now()) * 1000000n;
     this.strict = !!o.strict;
     this.printSink = o.print ?? ((m) => process.stderr.write(m + '\n'));

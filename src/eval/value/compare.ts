@@ -77,6 +77,7 @@ export function compare(a: Value, b: Value): number {
       return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
     }
     case 'object': {
+      if (!(a instanceof RObject) && !(b instanceof RObject)) return comparePlainObjects(a as PlainObject, b as PlainObject);
       const x = entriesOf(a as PlainObject | RObject);
       const y = entriesOf(b as PlainObject | RObject);
       const n = Math.min(x.length, y.length);
@@ -89,6 +90,21 @@ export function compare(a: Value, b: Value): number {
       return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
     }
   }
+}
+
+// Key by key, then value, then size: OPA's object order, without building entry arrays.
+function comparePlainObjects(a: PlainObject, b: PlainObject): number {
+  const x = sortedKeys(a);
+  const y = sortedKeys(b);
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const kx = x[i]!;
+    const ky = y[i]!;
+    if (kx !== ky) return compareStrings(kx, ky);
+    const c = compare(a[kx]!, b[ky]!);
+    if (c !== 0) return c;
+  }
+  return x.length === y.length ? 0 : x.length < y.length ? -1 : 1;
 }
 
 function entriesOf(o: PlainObject | RObject): [Value, Value][] {

@@ -5,7 +5,10 @@
 import { BigNum } from './number.js';
 import { RSet } from './set.js';
 import { RObject } from './object.js';
-import type { Value } from './types.js';
+import type { PlainObject, Value } from './types.js';
+import { EpochCache } from './epoch.js';
+
+const objectHashCache = new EpochCache<PlainObject, number>();
 
 export function hashString(s: string): number {
   let h = 0x811c9dc5;
@@ -48,12 +51,15 @@ export function hashValue(v: Value): number {
       if (v instanceof RSet || v instanceof RObject) return v.hash();
       if (v instanceof BigNum) return hashString(v.mant.toString() + 'e' + v.exp);
       {
-        // plain object: order-independent sum of entry hashes
-        let h = 0x7f4a7c15;
+        // plain object: order-independent sum of entry hashes, cached for the evaluation
+        let h = objectHashCache.get(v);
+        if (h !== undefined) return h;
+        h = 0x7f4a7c15;
         for (const k in v) {
           if (!Object.hasOwn(v, k)) continue;
           h = (h + mix(hashString(k), hashValue(v[k]!))) | 0;
         }
+        objectHashCache.set(v, h);
         return h;
       }
     default:

@@ -31,3 +31,4 @@ export { compare, equal, typeName, compareStrings } from './compare.js';
 export { hashValue, hashString } from './hash.js';
 export { toJS, toJSONText, fromJS, isJSON } from './json.js';
 export { toRegoString } from './print.js';
+export { nextValueEpoch } from './epoch.js';

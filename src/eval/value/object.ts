@@ -4,6 +4,7 @@
 
 import { compare, compareStrings, equal } from './compare.js';
 import { hashValue, hashString } from './hash.js';
+import { EpochCache } from './epoch.js';
 import type { PlainObject, Value } from './types.js';
 
 export class RObject {
@@ -79,8 +80,17 @@ export function isObject(v: Value | undefined): v is PlainObject | RObject {
 }
 
 /** Sorted string keys of a plain object (Go's byte order). */
+const sortedKeyCache = new EpochCache<PlainObject, string[]>();
+
+/** Sorted string keys of a plain object (Go's byte order). Shared: do not modify. */
 export function sortedKeys(o: PlainObject): string[] {
-  return Object.keys(o).sort(compareStrings);
+  let keys = sortedKeyCache.get(o);
+  if (keys === undefined) {
+    keys = Object.keys(o);
+    if (keys.length > 1) keys.sort(compareStrings);
+    sortedKeyCache.set(o, keys);
+  }
+  return keys;
 }
 
 /** Looks a key up in either kind of object. */

@@ -135,3 +135,19 @@ describe('serialisation', () => {
     expect(typeName(RSet.of())).toBe('set');
   });
 });
+
+describe('cached facts about plain values', () => {
+  it('are not reused across evaluations when a caller mutates an object', async () => {
+    const { nextValueEpoch } = await import('../../../src/eval/value/index.js');
+    const o: Record<string, Value> = { b: 1, a: 2 };
+    nextValueEpoch();
+    expect(toJSONText(o)).toBe('{"a":2,"b":1}');
+    const h1 = hashValue(o);
+    o.c = 3; // mutated between two evaluations
+    nextValueEpoch();
+    expect(toJSONText(o)).toBe('{"a":2,"b":1,"c":3}');
+    expect(hashValue(o)).not.toBe(h1);
+    expect(equal(o, { a: 2, b: 1, c: 3 })).toBe(true);
+    expect(hashValue(o)).toBe(hashValue({ c: 3, a: 2, b: 1 }));
+  });
+});
