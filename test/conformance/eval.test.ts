@@ -7,21 +7,27 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { loadCases, type ConformanceCase } from './cases.js';
 import { runCase } from './run-case.js';
 
-/** Directories that must pass in full (the language itself), plus the v0 legacy cases. */
-const REQUIRED = new Set(
-  [
-    'aggregates', 'arithmetic', 'array', 'assignments', 'baseandvirtualdocs', 'casts', 'comparisonexpr', 'completedoc',
-    'compositebasedereference', 'compositereferences', 'comprehensions', 'containskeyword', 'dataderef', 'defaultkeyword',
-    'disjunction', 'elsekeyword', 'embeddedvirtualdoc', 'eqexpr', 'evaltermexpr', 'every', 'example', 'fix1863',
-    'functionerrors', 'functions', 'helloworld', 'indexing', 'indirectreferences', 'inputvalues', 'negation',
-    'nestedreferences', 'partialdocconstants', 'partialiter', 'partialobjectdoc', 'partialsetdoc', 'refheads', 'sets',
-    'topdowndynamicdispatch', 'undos', 'varreferences', 'virtualdocs', 'withkeyword',
-  ].map((d) => 'v1/' + d),
-);
-const isRequired = (dir: string) => REQUIRED.has(dir) || dir.startsWith('v0-legacy/');
+/**
+ * Every directory must pass in full: the language directories (issue #3) and the
+ * built-in directories (issue #4) alike, plus the v0 legacy cases in v0 mode.
+ */
+const isRequired = (dir: string) => dir.startsWith('v1/') || dir.startsWith('v0-legacy/');
 
-/** Cases skipped on purpose, with the OPA-visible behaviour that is out of reach. */
-const SKIPS: Record<string, string> = {};
+/**
+ * Cases skipped on purpose, with the reason. These four copies expect cast_array /
+ * cast_set to turn numbers into strings (`cast_array([1, 2, 3])` giving ["1", "2", "3"]).
+ * OPA's cast_array and cast_set return the collection's elements unchanged (its own
+ * runner, which compares want_result as JSON values, would fail these copies too), so
+ * passing them would mean breaking OPA-compatible behaviour for every user.
+ */
+const CAST_KEEPS_ELEMENTS =
+  'expects numbers turned into strings; OPA\'s cast_array/cast_set keep elements unchanged, so this copy contradicts OPA';
+const SKIPS: Record<string, string> = {
+  'v0-legacy/toarray/test-toarray-0071.yaml#0': CAST_KEEPS_ELEMENTS,
+  'v0-legacy/toarray/test-toarray-0072.yaml#0': CAST_KEEPS_ELEMENTS,
+  'v0-legacy/toset/test-toset-0074.yaml#0': CAST_KEEPS_ELEMENTS,
+  'v0-legacy/toset/test-toset-0075.yaml#0': CAST_KEEPS_ELEMENTS,
+};
 
 interface Row {
   cases: number;
@@ -50,7 +56,7 @@ for (const [dir, list] of byDir) {
   describe(dir, () => {
     for (const c of list) {
       const label = `${c.note} (${c.file}#${c.index})`;
-      const skip = c.skip ? 'skipped by OPA itself' : SKIPS[c.note];
+      const skip = c.skip ? 'skipped by OPA itself' : SKIPS[`${c.file}#${c.index}`];
       if (skip) {
         it.skip(label, () => {});
         const r = row(dir);
@@ -87,7 +93,6 @@ afterAll(() => {
     t = [t[0]! + r.cases, t[1]! + r.passed, t[2]! + r.failed, t[3]! + r.skipped];
   }
   lines.push(`${'total'.padEnd(40)}${String(t[0]).padStart(5)} ${String(t[1]).padStart(5)} ${String(t[2]).padStart(5)} ${String(t[3]).padStart(5)}`);
-  lines.push('(* = built-in directory, reported only)');
   console.log(lines.join('\n'));
   if (process.env.CONFORMANCE_FAILURES) {
     for (const r of table.values()) for (const f of r.failures) console.log('FAIL ' + f);

@@ -8,6 +8,7 @@ import { QueryPlan } from '../../src/eval/query.js';
 import { constValue } from '../../src/eval/plan/terms.js';
 import { compareNumbers, isNumber, isObject, objectEntries, RSet, toJS, toJSONText, type Value } from '../../src/eval/value/index.js';
 import '../../src/eval/builtins/index.js';
+import './test-builtins.js';
 
 /** Whether a Rego value matches an expected YAML value: sets as unordered arrays, numbers by value. */
 function matches(got: Value, want: unknown, unordered = false): boolean {

@@ -1,5 +1,5 @@
-// Calls: built-ins (with OPA's error handling: type errors always end the query, other
-// built-in errors only under strict-builtin-errors) and user functions, both replaceable
+// Calls: built-ins (with OPA's error handling: a built-in error ends the query only
+// under strict-builtin-errors, otherwise the call is undefined) and user functions, both replaceable
 // by `with` mocks at run time.
 
 import type { Location, Term } from '../../lang/ast.js';
@@ -32,7 +32,9 @@ export function builtinCall(def: BuiltinDef, fr: Frame, args: Value[], loc: Loca
   } catch (e) {
     if (e instanceof Suspend || e instanceof RegoEvalError) throw e;
     if (e instanceof BuiltinError) {
-      if (e.code === 'eval_type_error' || q.strict) throw new RegoEvalError(e.code, `${def.name}: ${e.message}`, loc);
+      // OPA collects every built-in error (type errors included) and makes the call
+      // undefined unless strict-builtin-errors is on; conflicts always end the query.
+      if (e.code === 'eval_conflict_error' || q.strict) throw new RegoEvalError(e.code, `${def.name}: ${e.message}`, loc);
       return undefined;
     }
     if (q.strict) throw new RegoEvalError('eval_builtin_error', `${def.name}: ${(e as Error)?.message ?? String(e)}`, loc);
