@@ -126,11 +126,9 @@ export function compareNumbers(a: RNumber, b: RNumber): number {
 /** The text OPA prints for a number. */
 export function numberText(v: RNumber): string {
   if (typeof v !== 'number') return v.text;
-  // An integer prints every digit (OPA's integer results do), not 1e+21.
-  if (Math.abs(v) >= 1e21 && Number.isInteger(v)) {
-    const d = toDecimal(v);
-    return decimalText(d.mant, d.exp);
-  }
+  // A double keeps JS's shortest form (1e+21 past 21 digits): such a double almost always
+  // came from a literal or JSON written in exponent form, which OPA keeps as written.
+  // Exact integer results beyond 2^53 are BigNums, and those print every digit.
   return String(v);
 }
 
