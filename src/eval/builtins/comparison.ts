@@ -14,6 +14,9 @@ function cmp(a: Value, b: Value): number {
 }
 
 registerBuiltins([
+  // `:=` is compiled to a binding by the evaluator; the declaration is what the type
+  // checker and the capabilities list need, the function its meaning on ground values.
+  { name: 'assign', infix: ':=', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
   { name: 'eq', infix: '=', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
   { name: 'equal', infix: '==', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
   { name: 'neq', infix: '!=', decl: CMP, fn: (args) => !equal(args[0]!, args[1]!) },

@@ -24,13 +24,13 @@ registerBuiltins([
   },
   {
     name: 'rego.metadata.chain',
-    decl: { type: 'function', args: [], result: T.array(T.any) },
+    decl: { type: 'function', result: T.array(T.any) }, // no args key, as in OPA's capabilities
     impure: true,
     fn: (_args, ctx) => ctx.metadataChain(),
   },
   {
     name: 'rego.metadata.rule',
-    decl: { type: 'function', args: [], result: T.any },
+    decl: { type: 'function', result: T.any },
     impure: true,
     fn: (_args, ctx) => ctx.metadataRule(),
   },

@@ -1,4 +1,5 @@
-// Set operations: and (&), or (|), intersection, union. (Difference is `minus`.)
+// Set operations: and (&), or (|), intersection, union, and the deprecated set_diff
+// (difference is otherwise `minus`).
 
 import { RSet, type Value } from '../value/index.js';
 import { T } from './decl.js';
@@ -27,6 +28,12 @@ function unite(a: RSet, b: RSet): RSet {
   return out;
 }
 
+function difference(a: RSet, b: RSet): RSet {
+  const out = new RSet();
+  for (const v of a.values()) if (!b.has(v)) out.add(v);
+  return out;
+}
+
 function intersection(args: Value[]): Value {
   const s = set(args[0]!, 1);
   if (s.size === 0) return new RSet();
@@ -52,4 +59,6 @@ registerBuiltins([
   { name: 'or', infix: '|', decl: T.fn([SET, SET], SET), fn: (a) => unite(set(a[0]!, 1), set(a[1]!, 2)) },
   { name: 'intersection', decl: T.fn([T.set(SET)], SET), fn: intersection },
   { name: 'union', decl: T.fn([T.set(SET)], SET), fn: union },
+  // Deprecated (undefined in v1 modules); kept for v0 policies.
+  { name: 'set_diff', deprecated: true, decl: T.fn([SET, SET], SET), fn: (a) => difference(set(a[0]!, 1), set(a[1]!, 2)) },
 ]);
