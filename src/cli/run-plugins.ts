@@ -11,7 +11,7 @@ import type { ServerOptions } from '../server/index.js';
 import type { RegoVersion } from '../index.js';
 
 export interface RunningPlugins {
-  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger'>;
+  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry'>;
   stop(): Promise<void>;
 }
 

@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { Registry } from 'prom-client';
+import { Registry } from 'prom-client';
 import type { Value } from '../eval/value/index.js';
 import type { Store } from '../storage/index.js';
 import type { Config } from './config/types.js';
@@ -34,7 +34,11 @@ export interface PluginManagerOptions {
   activator?: BundleActivator;
   /** Rego version for bundle modules whose manifest does not say (default v1). */
   regoVersion?: 'v0' | 'v1';
-  /** Server's Prometheus registry, for status.prometheus. */
+  /**
+   * The Prometheus registry status.prometheus reports. A fresh one by default; either way
+   * serverOptions() hands it to the server, so the server's /metrics and the status
+   * document show the same metrics.
+   */
   registry?: Registry;
   /** labels.id (a random UUID by default) and labels.version. */
   id?: string;
@@ -53,6 +57,7 @@ export class PluginManager {
   readonly bundle?: BundlePlugin;
   readonly decisionLogs?: DecisionLogPlugin;
   readonly status?: StatusPlugin;
+  readonly registry: Registry;
   private readonly plugins: Plugin[] = [];
   private readonly log: PluginLogger;
   private started = false;
@@ -61,6 +66,7 @@ export class PluginManager {
     const { config } = opts;
     const timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;
+    this.registry = opts.registry ?? new Registry();
     this.labels = { ...config.labels, id: opts.id ?? randomUUID(), version: opts.version ?? '0.0.0' };
     for (const [name, s] of Object.entries(config.services)) this.clients.set(name, new ServiceClient(s, timing.msPerSecond));
     const onChange = (): void => this.status?.notify();
@@ -107,7 +113,7 @@ export class PluginManager {
           bundles: this.bundle ? () => this.bundle!.bundleStatuses() : undefined,
           plugins: () => this.pluginStates(),
           decisionLogs: this.decisionLogs ? () => this.decisionLogs!.uploadStatus() : undefined,
-          registry: opts.registry,
+          registry: this.registry,
         },
         timing,
         heartbeatSeconds: opts.statusHeartbeatSeconds,
@@ -170,15 +176,18 @@ export class PluginManager {
   }
 
   /**
-   * The ServerOptions fields that wire the plugins into the HTTP server:
+   * The ServerOptions fields that wire the plugins into the HTTP server (the registry
+   * included, so that the server's http_request_duration_seconds reaches status.prometheus):
    * startServer({ engine, config: cfg.raw, ...manager.serverOptions() }).
    */
   serverOptions(): {
     pluginStatus: () => Record<string, PluginStatus>;
     status: () => Value | undefined;
     decisionLogger?: (event: DecisionInput) => Promise<void>;
+    registry: Registry;
   } {
     return {
+      registry: this.registry,
       pluginStatus: () => this.pluginStates(),
       status: () => this.statusDocument(),
       ...(this.decisionLogs ? { decisionLogger: this.decisionLogger } : {}),

@@ -22,8 +22,11 @@ export interface ParseOptions {
 /** Parses one JSON document. Throws JSONParseError on malformed or too deeply nested text. */
 export function parseJSON(text: string, opts: ParseOptions = {}): Value {
   const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
-  const scan = scanText(text, maxDepth);
-  if (!scan.exotic) {
+  // Most documents are short and hold only ordinary numbers: JSON.parse at once, with no
+  // scan of our own. Nesting deeper than maxDepth needs more than 2 * maxDepth characters,
+  // and a number JSON.parse would round shows up in a cheap regular-expression test.
+  const exotic = text.length > 2 * maxDepth ? scanText(text, maxDepth).exotic : MAYBE_EXOTIC.test(text);
+  if (!exotic) {
     try {
       return JSON.parse(text) as Value;
     } catch (e) {
@@ -32,6 +35,13 @@ export function parseJSON(text: string, opts: ParseOptions = {}): Value {
   }
   return new Parser(text, maxDepth).document();
 }
+
+/**
+ * A number token (after the start, whitespace, ':', ',' or '[') with 16+ digits, an
+ * exponent, or negative zero. It may also match inside a string: that only costs the
+ * exact parser, which reads strings correctly.
+ */
+const MAYBE_EXOTIC = /(?:^|[\s:,[])(?:-?\d[\d.]{15}|-?\d+(?:\.\d+)?[eE]|-0(?:\.0+)?(?=[\s,\]}]|$))/;
 
 /**
  * One pass over the text: checks nesting depth and looks for number literals that
