@@ -16,17 +16,37 @@ export function compileError(code: CompileErrorCode, message: string, loc?: Loca
   return d;
 }
 
+/** Argument type errors carry OPA's have/want details, printed on indented lines. */
+export interface ArgErrDetails {
+  have: string[];
+  want: string;
+}
+
+export function typeError(message: string, have: string[], want: string, loc?: Location): RegoErrorDetail {
+  const d = compileError('rego_type_error', message, loc);
+  d.details = { have, want } satisfies ArgErrDetails;
+  return d;
+}
+
 function detailText(e: RegoErrorDetail): string {
-  const where = e.location ? `${e.location.file || ''}:${e.location.row}: ` : '';
-  return `${where}${e.code}: ${e.message}`;
+  const where = e.location ? (e.location.file ? `${e.location.file}:${e.location.row}: ` : `${e.location.row}:${e.location.col}: `) : '';
+  let out = `${where}${e.code}: ${e.message}`;
+  const d = e.details as Partial<ArgErrDetails> | undefined;
+  if (d && Array.isArray(d.have) && typeof d.want === 'string') out += `\n\thave: (${d.have.join(', ')})\n\twant: ${d.want}`;
+  return out;
+}
+
+/** OPA's text for a list of errors: "1 error occurred: ..." or "N errors occurred:\n...". */
+export function formatErrors(errors: RegoErrorDetail[]): string {
+  const head = errors.length === 1 ? '1 error occurred: ' : `${errors.length} errors occurred:\n`;
+  return head + errors.map(detailText).join('\n');
 }
 
 export class RegoCompileError extends Error {
   readonly code = 'rego_compile_error';
   readonly errors: RegoErrorDetail[];
   constructor(errors: RegoErrorDetail[]) {
-    const head = errors.length === 1 ? '1 error occurred: ' : `${errors.length} errors occurred:\n`;
-    super(head + errors.map(detailText).join('\n'));
+    super(formatErrors(errors));
     this.name = 'RegoCompileError';
     this.errors = errors;
   }

@@ -12,12 +12,28 @@ import { forEachVarShallow, refName } from './terms.js';
 import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
 import { checkRecursion } from './recursion.js';
 import { checkCalls } from './typecheck.js';
+import { checkConflicts } from './conflicts.js';
+import { checkDeclarations } from './declared.js';
+import {
+  checkArgShadowing,
+  checkDeprecatedBuiltins,
+  checkDuplicateImports,
+  checkRootOverrides,
+  checkUnusedImports,
+  isV1Compatible,
+} from './module-checks.js';
+import { checkConstantArgs } from './const-types.js';
+import { rewriteMetadataCalls } from './metadata.js';
 
 export { RegoCompileError } from './errors.js';
 export { RuleNode, type CompiledRule } from './tree.js';
 
 export interface CompileOptions {
-  /** Reject deprecated built-ins and v1 restrictions (default true for v1 modules). */
+  /**
+   * OPA's strict mode: unused imports, unused `:=` vars and unused function args are errors,
+   * and the v1 checks (root document shadowing, duplicate imports, deprecated built-ins)
+   * apply to v0 modules too.
+   */
   strict?: boolean;
 }
 
@@ -124,7 +140,18 @@ function groundPrefix(ref: Term[]): { path: string[]; rest: Term[] } {
   return { path, rest: ref.slice(i) };
 }
 
-export function compile(modules: Module[], _opts: CompileOptions = {}): CompiledPolicy {
+/** OPA stops after the first compiler stage that reports errors; so do we. */
+function stage(errors: RegoErrorDetail[]): void {
+  if (errors.length) throw new RegoCompileError(dedupe(errors));
+}
+
+export function compile(modules: Module[], opts: CompileOptions = {}): CompiledPolicy {
+  const strict = !!opts.strict;
+  const v1 = (m: Module) => strict || isV1Compatible(m);
+  stage(modules.flatMap((m) => [...checkArgShadowing(m), ...(strict ? checkUnusedImports(m) : [])]));
+  stage(modules.flatMap((m) => (v1(m) ? checkRootOverrides(m) : [])));
+  stage(modules.flatMap((m) => (v1(m) ? checkDuplicateImports(m) : [])));
+  stage(modules.flatMap((m) => m.rules.flatMap((r) => checkDeclarations(r, strict))));
   const errors: RegoErrorDetail[] = [];
   const root = new RuleNode([], undefined);
   // rule names per package, across modules
@@ -153,13 +180,18 @@ export function compile(modules: Module[], _opts: CompileOptions = {}): Compiled
       pending.push({ cr, resolver });
     }
   }
-  checkConflicts(root, errors);
+  checkConflicts(root, pending.map((p) => p.cr), modules, errors);
+  stage(errors);
+  rewriteMetadataCalls(pending.map((p) => p.cr), modules);
   for (const { cr } of pending) rewriteRule(cr, root, errors);
   if (errors.length === 0) {
     for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkCalls(x.body, root, errors, x);
     checkRecursion(root, errors);
   }
-  if (errors.length) throw new RegoCompileError(dedupe(errors));
+  stage(errors);
+  for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkConstantArgs(x, errors);
+  stage(errors);
+  stage(modules.flatMap((m) => (v1(m) ? checkDeprecatedBuiltins(m) : [])));
   return new CompiledPolicy(root, modules);
 }
 
@@ -229,19 +261,4 @@ function nestedHead(t: Term, bound: Set<string>, ctx: SafetyCtx): Term {
     return { ...t, value: { ...t.value, body: r.body } } as Term;
   }
   return t;
-}
-
-function checkConflicts(node: RuleNode, errors: RegoErrorDetail[]): void {
-  const dflt = node.default ? (node.default.kind === 'function' ? 'f' : 'c') : '';
-  const kinds = (node.complete.length || dflt === 'c' ? 1 : 0) + (node.sets.length ? 1 : 0) + (node.funcs.length || dflt === 'f' ? 1 : 0);
-  if (kinds > 1) {
-    const r = [...node.allRules()][0]!;
-    errors.push(compileError('rego_type_error', `conflicting rules data.${node.path.join('.')} found`, r.location));
-  }
-  if (node.funcs.length) {
-    const arities = new Set(node.funcs.map((f) => f.args?.length ?? 0));
-    if (arities.size > 1)
-      errors.push(compileError('rego_type_error', `conflicting rules data.${node.path.join('.')} found`, node.funcs[0]!.location));
-  }
-  for (const c of node.children.values()) checkConflicts(c, errors);
 }

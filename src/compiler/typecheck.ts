@@ -3,7 +3,8 @@
 
 import type { Body, RegoErrorDetail, Term } from '../lang/ast.js';
 import { getBuiltin } from '../eval/builtins/registry.js';
-import { compileError } from './errors.js';
+import { compileError, typeError } from './errors.js';
+import { typeOf, typeString } from './const-types.js';
 import { refName } from './terms.js';
 import type { CompiledRule, RuleNode } from './tree.js';
 import { walkBody, walkTerm } from './walk.js';
@@ -31,16 +32,17 @@ export function checkCalls(body: Body, root: RuleNode, errors: RegoErrorDetail[]
       if (!name) return;
       if (SPECIAL.has(name)) return;
       const b = getBuiltin(name);
-      // Rego v1 drops the deprecated built-ins (any, all, cast_*, ...): they are undefined there.
-      if (!b || (b.deprecated && (rule?.module.regoVersion ?? 'v1') === 'v1')) {
+      // Deprecated built-ins exist (as in OPA's capabilities); v1 modules get OPA's
+      // "deprecated built-in function calls" error from a later stage (module-checks.ts).
+      if (!b) {
         errors.push(compileError('rego_type_error', `undefined function ${name}`, loc));
         return;
       }
       if (b.decl.variadic) return;
       const n = b.decl.args?.length ?? 0;
       if (args.length !== n && !(args.length === n + 1 && b.decl.result)) {
-        const why = args.length < n ? 'too few arguments' : 'too many arguments';
-        errors.push(compileError('rego_type_error', `${name}: arity mismatch\n\thave: (${args.map(() => 'any').join(', ')})\n\twant: (${(b.decl.args ?? []).map(() => 'any').join(', ')})`.replace('arity mismatch', why === 'too few arguments' ? 'too few arguments' : 'too many arguments'), loc));
+        const have = args.map((a) => typeString(typeOf(a) ?? { type: 'any' }));
+        errors.push(typeError(`${name}: arity mismatch`, have, `(${(b.decl.args ?? []).map(typeString).join(', ')})`, loc));
       }
     },
   };
