@@ -3,7 +3,8 @@
 
 import type { BuiltinContext } from '../../../src/eval/builtins/registry.js';
 import { getBuiltin } from '../../../src/eval/builtins/index.js';
-import type { Value } from '../../../src/eval/value/index.js';
+import { newPlainObject, type Value } from '../../../src/eval/value/index.js';
+import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 
 export class SuspendForTest extends Error {
   constructor(readonly key: string, readonly promise: Promise<Value>) {
@@ -67,3 +68,20 @@ export async function callBuiltinAsync(name: string, args: Value[], ctx: FakeCon
     }
   }
 }
+
+/** Calls a built-in with spread arguments (a shorthand for tests). */
+export const call = (name: string, ...args: Value[]): Value | undefined => callBuiltin(name, args);
+
+/** Calls a built-in that must fail, returning its BuiltinError. */
+export function callError(name: string, ...args: Value[]): BuiltinError {
+  try {
+    callBuiltin(name, args);
+  } catch (e) {
+    if (e instanceof BuiltinError) return e;
+    throw e;
+  }
+  throw new Error(`expected ${name} to fail`);
+}
+
+/** A plain Rego object from a JS literal (prototype-free, like the evaluator's). */
+export const obj = (o: Record<string, Value>): Value => Object.assign(newPlainObject(), o);

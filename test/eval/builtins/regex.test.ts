@@ -1,18 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { callBuiltin } from './fake-context.js';
+import { call, callError, obj } from './fake-context.js';
 import type { Value } from '../../../src/eval/value/index.js';
 import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 
-const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
-function err(name: string, ...args: Value[]): BuiltinError {
-  try {
-    callBuiltin(name, args);
-  } catch (e) {
-    if (e instanceof BuiltinError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
+const err = callError;
 
 describe('regex built-ins', () => {
   it('regex.match and re_match use RE2 syntax', () => {

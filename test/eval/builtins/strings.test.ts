@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { callBuiltin } from './fake-context.js';
+import { call, callError, obj } from './fake-context.js';
 import { RSet, parseNumber, newPlainObject, makeObject, type Value } from '../../../src/eval/value/index.js';
 import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 
-const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
 const sp = (fmt: string, ...args: Value[]) => call('sprintf', fmt, args);
-function err(name: string, ...args: Value[]): BuiltinError {
-  try {
-    callBuiltin(name, args);
-  } catch (e) {
-    if (e instanceof BuiltinError) return e;
-    throw e;
-  }
-  throw new Error('expected an error');
-}
-const obj = (o: Record<string, Value>) => Object.assign(newPlainObject(), o);
+const err = callError;
 
 describe('basic string built-ins', () => {
   it('concat joins arrays and sets (sets in sorted order)', () => {
