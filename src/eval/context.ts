@@ -9,6 +9,7 @@ import { RegoEvalError, Suspend } from './errors.js';
 import type { Value } from './value/index.js';
 import { nextValueEpoch } from './value/index.js';
 import type { Tracer } from './explain.js';
+import type { ArgsMemo } from './args-memo.js';
 
 export interface OverrideNode {
   value?: Value;
@@ -136,7 +137,7 @@ export class EvalCtx {
   /** complete rule values, docs and sets of nodes; keys are RuleNode objects */
   readonly memo = new Map<object, Value | typeof UNDEF>();
   readonly docMemo = new Map<object, Value | typeof UNDEF>();
-  readonly fnMemo = new Map<object, Map<string, Value | typeof UNDEF>>();
+  readonly fnMemo = new Map<object, ArgsMemo>();
   constructor(
     readonly q: QueryState,
     readonly input: Value | undefined,
@@ -151,6 +152,10 @@ export const UNDEF: unique symbol = Symbol('undefined');
 
 /** One activation of a rule body or query: variable slots plus where solutions go. */
 export class Frame {
+  /** A function call's argument values (read by the plan's argument matchers). */
+  args: Value[] | undefined = undefined;
+  /** What the rule's solutions accumulate into (a value, or the set being built). */
+  result: Value | undefined = undefined;
   constructor(
     public slots: (Value | undefined)[],
     public ev: EvalCtx,

@@ -7,32 +7,62 @@ import { Frame, UNDEF, type EvalCtx } from './context.js';
 import { conflict } from './errors.js';
 import { equal, RSet, type Value } from './value/index.js';
 import { planRule, type RulePlan } from './plan/rule-plan.js';
-import { valueKey } from './plan/terms.js';
+import type { Step, TermC } from './plan/types.js';
+import type { Location } from '../lang/ast.js';
+import { ArgsMemo } from './args-memo.js';
 import { candidates } from './indexing.js';
 
-function newFrame(plan: RulePlan, ev: EvalCtx, out: (fr: Frame) => boolean): Frame {
-  return new Frame(new Array(plan.nslots), ev, out);
+type CompleteRunner = (ev: EvalCtx) => Value | undefined;
+type SetRunner = (ev: EvalCtx, into: RSet) => void;
+type FunctionRunner = (ev: EvalCtx, args: Value[]) => Value | undefined;
+
+/**
+ * The step receiving a rule's solutions: records the head value in the frame's result,
+ * failing with a conflict on a second, different one. Built once per plan.
+ */
+function valueOut(plan: RulePlan, valueC: TermC, msg: string, loc: Location | undefined): Step {
+  const stop = plan.constValue;
+  const get = valueC.get;
+  if (get)
+    return (f) => {
+      const v = get(f);
+      if (v === undefined) return false;
+      if (f.result === undefined) f.result = v;
+      else if (!equal(f.result, v)) throw conflict(msg, loc);
+      return stop;
+    };
+  return (f) =>
+    valueC.gen(f, (v) => {
+      if (f.result === undefined) f.result = v;
+      else if (!equal(f.result, v)) throw conflict(msg, loc);
+      return stop;
+    });
+}
+
+function run(body: Step, fr: Frame): Value | undefined {
+  const q = fr.ev.q;
+  q.enter();
+  try {
+    body(fr);
+  } finally {
+    q.leave();
+  }
+  return fr.result;
+}
+
+function completeRunner(plan: RulePlan, x: CompiledRule, msg: string): CompleteRunner {
+  if (plan.runner) return plan.runner as CompleteRunner;
+  const out = valueOut(plan, plan.value!, msg, x.location);
+  const { body, nslots } = plan;
+  const runner: CompleteRunner = (ev) => run(body, new Frame(new Array(nslots), ev, out));
+  plan.runner = runner;
+  return runner;
 }
 
 /** Value of one rule (following its else chain), or undefined. */
 function ruleValue(r: CompiledRule, ev: EvalCtx, msg: string): Value | undefined {
   for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const plan = planRule(x, ev.q.root);
-    let result: Value | undefined;
-    const valueC = plan.value!;
-    const fr = newFrame(plan, ev, (f) =>
-      valueC.gen(f, (v) => {
-        if (result === undefined) result = v;
-        else if (!equal(result, v)) throw conflict(msg, x!.location);
-        return plan.constValue;
-      }),
-    );
-    ev.q.enter();
-    try {
-      plan.body(fr);
-    } finally {
-      ev.q.leave();
-    }
+    const result = completeRunner(planRule(x, ev.q.root), x, msg)(ev);
     if (result !== undefined) return result;
   }
   return undefined;
@@ -65,22 +95,33 @@ function traceEvent(ev: EvalCtx, op: 'Enter' | 'Exit' | 'Fail', node: RuleNode):
   ev.q.tracer?.event?.({ op, message: 'data.' + node.path.join('.'), depth: ev.q.depth, location: l ? { file: l.file, row: l.row, col: l.col } : undefined });
 }
 
+function setRunner(plan: RulePlan): SetRunner {
+  if (plan.runner) return plan.runner as SetRunner;
+  const keyC = plan.key!;
+  const get = keyC.get;
+  const out: Step = get
+    ? (f) => {
+        const v = get(f);
+        if (v !== undefined) (f.result as RSet).add(v);
+        return false;
+      }
+    : (f) => keyC.gen(f, (v) => ((f.result as RSet).add(v), false));
+  const { body, nslots } = plan;
+  const runner: SetRunner = (ev, into) => {
+    const fr = new Frame(new Array(nslots), ev, out);
+    fr.result = into;
+    run(body, fr);
+  };
+  plan.runner = runner;
+  return runner;
+}
+
 export function evalSet(node: RuleNode, ev: EvalCtx): Value {
   const m = ev.memo.get(node);
   if (m !== undefined && m !== UNDEF) return m;
   const s = new RSet();
   if (ev.q.tracer) traceEvent(ev, 'Enter', node);
-  for (const r of candidates(node, 'sets', ev)) {
-    const plan = planRule(r, ev.q.root);
-    const keyC = plan.key!;
-    const fr = newFrame(plan, ev, (f) => keyC.gen(f, (v) => (s.add(v), false)));
-    ev.q.enter();
-    try {
-      plan.body(fr);
-    } finally {
-      ev.q.leave();
-    }
-  }
+  for (const r of candidates(node, 'sets', ev)) setRunner(planRule(r, ev.q.root))(ev, s);
   ev.memo.set(node, s);
   return s;
 }
@@ -100,7 +141,7 @@ export function generalSolutions(r: CompiledRule, ev: EvalCtx, emit: (keys: Valu
             return false;
           })
         : plan.suffix[i]!.gen(f, (kv) => ((acc[i] = kv), keysFrom(f, acc, i + 1)));
-    const fr = newFrame(plan, ev, (f) => keysFrom(f, new Array(n), 0));
+    const fr = new Frame(new Array(plan.nslots), ev, (f) => keysFrom(f, new Array(n), 0));
     ev.q.enter();
     try {
       plan.body(fr);
@@ -111,20 +152,15 @@ export function generalSolutions(r: CompiledRule, ev: EvalCtx, emit: (keys: Valu
   }
 }
 
-function argsKey(args: Value[]): string {
-  let s = '';
-  for (const a of args) s += valueKey(a) + '\u0000';
-  return s;
-}
-
 /** Calls a user function with argument values. Undefined when no rule applies. */
 export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value | undefined {
   let memo = ev.fnMemo.get(node);
-  const key = argsKey(args);
+  const n = args.length;
+  const h = ArgsMemo.hash(args, n);
   if (memo) {
-    const m = memo.get(key);
-    if (m !== undefined) return m === UNDEF ? undefined : m;
-  } else ev.fnMemo.set(node, (memo = new Map()));
+    const m = memo.get(h, args, n);
+    if (m !== undefined) return m === UNDEF ? undefined : (m as Value);
+  } else ev.fnMemo.set(node, (memo = new ArgsMemo()));
   const msg = 'functions must not produce multiple outputs for same inputs';
   let result: Value | undefined;
   for (const r of node.funcs) {
@@ -134,36 +170,35 @@ export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value 
     result = v;
   }
   if (result === undefined && node.default) result = functionRuleValue(node.default, args, ev, msg);
-  memo.set(key, result === undefined ? UNDEF : result);
+  memo.set(h, args, result === undefined ? UNDEF : result);
   return result;
+}
+
+/** Matches each argument against the rule's argument terms, then runs the body. */
+function functionRunner(plan: RulePlan, x: CompiledRule, msg: string): FunctionRunner {
+  if (plan.runner) return plan.runner as FunctionRunner;
+  const n = plan.args.length;
+  const out: Step = plan.value ? valueOut(plan, plan.value, msg, x.location) : (f) => ((f.result = true), true);
+  let first: Step = plan.body;
+  for (let i = n - 1; i >= 0; i--) {
+    const m = plan.args[i]!;
+    const next = first;
+    first = (f) => m.match(f, f.args![i]!, next);
+  }
+  const nslots = plan.nslots;
+  const runner: FunctionRunner = (ev, args) => {
+    if (args.length < n) return undefined;
+    const fr = new Frame(new Array(nslots), ev, out);
+    fr.args = args;
+    return run(first, fr);
+  };
+  plan.runner = runner;
+  return runner;
 }
 
 function functionRuleValue(r: CompiledRule, args: Value[], ev: EvalCtx, msg: string): Value | undefined {
   for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const plan = planRule(x, ev.q.root);
-    let result: Value | undefined;
-    const valueC = plan.value;
-    const n = plan.args.length;
-    const body = plan.body;
-    const argsFrom = (f: Frame, i: number): boolean => (i === n ? body(f) : plan.args[i]!.match(f, args[i]!, (g) => argsFrom(g, i + 1)));
-    const fr = newFrame(plan, ev, (f) => {
-      if (!valueC) {
-        result = true;
-        return true;
-      }
-      return valueC.gen(f, (v) => {
-        if (result === undefined) result = v;
-        else if (!equal(result, v)) throw conflict(msg, x!.location);
-        return plan.constValue;
-      });
-    });
-    if (args.length < n) return undefined;
-    ev.q.enter();
-    try {
-      argsFrom(fr, 0);
-    } finally {
-      ev.q.leave();
-    }
+    const result = functionRunner(planRule(x, ev.q.root), x, msg)(ev, args);
     if (result !== undefined) return result;
   }
   return undefined;

@@ -17,6 +17,8 @@ export interface RulePlan {
   value?: TermC;
   /** The head value is a constant: one solution settles the rule. */
   constValue: boolean;
+  /** rules.ts's runner for this plan, built on first use (closures made once, not per call). */
+  runner: unknown;
 }
 
 const TAIL: Step = (fr) => fr.out(fr);
@@ -38,6 +40,7 @@ export function planRule(r: CompiledRule, root: RuleNode): RulePlan {
     key: r.key ? compileTerm(r.key, pc) : undefined,
     value: r.value ? compileTerm(r.value, pc) : undefined,
     constValue: !!r.value && (r.value.type === 'boolean' || r.value.type === 'string' || r.value.type === 'number' || r.value.type === 'null'),
+    runner: undefined,
   };
   plan.nslots = pc.nslots;
   r.plan = plan;
