@@ -8,3 +8,5 @@ export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery } from '.
 export { RegoEvalError } from './eval/errors.js';
 export { QueryPlan, type RawResult, type RunOptions } from './eval/query.js';
 export { BufferTracer, type Tracer, type ExplainMode } from './eval/explain.js';
+export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from './eval/trace/coverage.js';
+export type { TraceEvent } from './eval/trace/events.js';

@@ -36,13 +36,12 @@ export interface QueryStateOptions extends QueryLimits {
   ndCache?: Map<string, Map<string, Value>>;
 }
 
+const stderrSink = (m: string): void => void process.stderr.write(m + '\n');
+const EMPTY_DOC: Value = Object.freeze({});
+
 export class QueryState {
-  readonly nowNs: bigint;
   readonly strict: boolean;
   readonly printSink: (msg: string) => void;
-  readonly ndCache: Map<string, Map<string, Value>>;
-  readonly io: Map<string, Value | Error>;
-  readonly pending = new Map<string, Promise<unknown>>();
   readonly deadline: number;
   readonly signal: AbortSignal | undefined;
   readonly maxDepth: number;
@@ -54,58 +53,45 @@ export class QueryState {
   private ticks = 0;
   /** rule being evaluated, for rego.metadata.* */
   currentRule: unknown;
+  // Made on first use: most decisions never read the clock or call I/O built-ins.
+  private _now: bigint | undefined;
+  private _nd: Map<string, Map<string, Value>> | undefined;
+  private _io: Map<string, Value | Error> | undefined;
+  private _pending: Map<string, Promise<unknown>> | undefined;
+  private _bctx: BuiltinCtx | undefined;
 
   constructor(o: QueryStateOptions = {}) {
     // Cached sorted keys/hashes of plain values are valid for one evaluation only.
     nextValueEpoch();
-    this.nowNs = o.now ?? BigInt(Date.now()) * 1000000n;
+    this._now = o.now;
     this.strict = !!o.strict;
-    this.printSink = o.print ?? ((m) => process.stderr.write(m + '\n'));
-    this.ndCache = o.ndCache ?? new Map();
-    this.io = o.io ?? new Map();
+    this.printSink = o.print ?? stderrSink;
+    this._nd = o.ndCache;
+    this._io = o.io;
     this.deadline = o.deadline ?? Infinity;
     this.signal = o.signal;
     this.maxDepth = o.maxDepth ?? 10000;
-    this.runtimeDoc = o.runtime ?? {};
+    this.runtimeDoc = o.runtime ?? EMPTY_DOC;
     this.tracer = o.tracer;
   }
 
-  private _bctx: (BuiltinContext & { name: string; location?: Location }) | undefined;
+  /** time.now_ns for the whole query: read once, on first use. */
+  get nowNs(): bigint {
+    return (this._now ??= BigInt(Date.now()) * 1000000n);
+  }
+  get ndCache(): Map<string, Map<string, Value>> {
+    return (this._nd ??= new Map());
+  }
+  get io(): Map<string, Value | Error> {
+    return (this._io ??= new Map());
+  }
+  get pending(): Map<string, Promise<unknown>> {
+    return (this._pending ??= new Map());
+  }
 
   /** The context handed to built-ins (made on first use: most queries call few built-ins). */
   get bctx(): BuiltinContext & { name: string; location?: Location } {
-    if (this._bctx) return this._bctx;
-    const q = this;
-    return (this._bctx = {
-      name: '',
-      location: undefined,
-      now: () => q.nowNs,
-      print: (m: string) => q.printSink(m),
-      trace: (m: string) => q.tracer?.note(m),
-      get strict() {
-        return q.strict;
-      },
-      ndCache: this.ndCache,
-      awaitIO(key: string, load: () => Promise<Value>): Value {
-        const got = q.io.get(key);
-        if (got !== undefined) {
-          if (got instanceof Error) throw got;
-          return got;
-        }
-        if (!q.pending.has(key))
-          q.pending.set(
-            key,
-            load().then(
-              (v) => void q.io.set(key, v),
-              (e: unknown) => void q.io.set(key, e instanceof Error ? e : new Error(String(e))),
-            ),
-          );
-        throw new Suspend(Promise.all(q.pending.values()));
-      },
-      runtime: () => q.runtimeDoc,
-      metadataChain: () => q.metadata?.chain() ?? [],
-      metadataRule: () => q.metadata?.rule() ?? {},
-    });
+    return (this._bctx ??= new BuiltinCtx(this));
   }
 
   metadata: { chain(): Value; rule(): Value } | undefined;
@@ -118,7 +104,8 @@ export class QueryState {
 
   checkLimits(): void {
     if (this.signal?.aborted) throw new RegoEvalError('eval_cancel_error', 'caller cancelled query execution');
-    if (Date.now() > this.deadline) throw new RegoEvalError('eval_cancel_error', 'timed out (evaluation time limit exceeded)');
+    // OPA reports a deadline (opa eval --timeout, server timeouts) as a cancellation too
+    if (Date.now() > this.deadline) throw new RegoEvalError('eval_cancel_error', 'caller cancelled query execution');
   }
 
   enter(): void {
@@ -130,6 +117,54 @@ export class QueryState {
   }
   leave(): void {
     this.depth--;
+  }
+}
+
+/** Built-ins' view of the query: methods on a prototype, so making one costs one object. */
+class BuiltinCtx implements BuiltinContext {
+  name = '';
+  location: Location | undefined = undefined;
+  constructor(private readonly q: QueryState) {}
+  get strict(): boolean {
+    return this.q.strict;
+  }
+  get ndCache(): Map<string, Map<string, Value>> {
+    return this.q.ndCache;
+  }
+  now(): bigint {
+    return this.q.nowNs;
+  }
+  print(m: string): void {
+    this.q.printSink(m);
+  }
+  trace(m: string): void {
+    this.q.tracer?.note(m);
+  }
+  awaitIO(key: string, load: () => Promise<Value>): Value {
+    const q = this.q;
+    const got = q.io.get(key);
+    if (got !== undefined) {
+      if (got instanceof Error) throw got;
+      return got;
+    }
+    if (!q.pending.has(key))
+      q.pending.set(
+        key,
+        load().then(
+          (v) => void q.io.set(key, v),
+          (e: unknown) => void q.io.set(key, e instanceof Error ? e : new Error(String(e))),
+        ),
+      );
+    throw new Suspend(Promise.all(q.pending.values()));
+  }
+  runtime(): Value {
+    return this.q.runtimeDoc;
+  }
+  metadataChain(): Value {
+    return this.q.metadata?.chain() ?? [];
+  }
+  metadataRule(): Value {
+    return this.q.metadata?.rule() ?? {};
   }
 }
 

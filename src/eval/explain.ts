@@ -1,42 +1,38 @@
-// Tracing for explanations (OPA's explain=notes|fails|full|debug). The evaluator reports
-// events to a Tracer; explain modes filter and format them.
+// Explanations (OPA's explain=notes|fails|full|debug): a tracer that keeps every event of
+// a query, then renders the events a mode shows as OPA's pretty lines or JSON events.
 
-export type TraceOp = 'Enter' | 'Exit' | 'Eval' | 'Fail' | 'Redo' | 'Note';
+import type { TraceEvent, Tracer } from './trace/events.js';
+import { explainEvents, prettyLines, type ExplainMode } from './trace/pretty.js';
+import { eventsJSON } from './trace/json.js';
 
-export interface TraceEvent {
-  op: TraceOp;
-  /** What the event is about: a rule path, an expression's text, or a note. */
-  message: string;
-  location?: { file: string; row: number; col: number };
-  depth: number;
-}
+export type { TraceEvent, TraceOp, TraceNode, Tracer } from './trace/events.js';
+export type { ExplainMode } from './trace/pretty.js';
 
-export interface Tracer {
-  note(msg: string): void;
-  event?(e: TraceEvent): void;
-}
-
-export type ExplainMode = 'off' | 'notes' | 'fails' | 'full' | 'debug';
-
-/** Collects events and renders them as OPA's pretty trace lines. */
 export class BufferTracer implements Tracer {
-  readonly events: TraceEvent[] = [];
-  depth = 0;
-  constructor(readonly mode: ExplainMode = 'full') {}
-  note(msg: string): void {
-    this.events.push({ op: 'Note', message: msg, depth: this.depth });
+  /** Every event of the run, unfiltered. */
+  readonly all: TraceEvent[] = [];
+  constructor(readonly mode: ExplainMode | 'off' = 'full') {}
+
+  note(): void {
+    // notes arrive as Note events too
   }
+
   event(e: TraceEvent): void {
-    if (this.mode === 'notes') return;
-    if (this.mode === 'fails' && e.op !== 'Fail') return;
-    this.events.push(e);
+    this.all.push(e);
   }
-  /** Lines like OPA's `opa eval --explain`: "| | Note \"msg\"". */
+
+  /** The events the mode shows. */
+  get events(): TraceEvent[] {
+    return explainEvents(this.all, this.mode === 'off' ? 'full' : this.mode);
+  }
+
+  /** Lines like `opa eval --explain <mode>` prints. */
   lines(): string[] {
-    return this.events.map((e) => {
-      const indent = '| '.repeat(e.depth + 1);
-      const where = e.location ? `${e.location.file}:${e.location.row} ` : 'query:1 ';
-      return e.op === 'Note' ? `${where}${indent}Note ${JSON.stringify(e.message)}` : `${where}${indent}${e.op} ${e.message}`;
-    });
+    return prettyLines(this.events);
+  }
+
+  /** OPA's JSON trace events (the HTTP API's `explanation` without `pretty`). */
+  json(): Record<string, unknown>[] {
+    return eventsJSON(this.events);
   }
 }

@@ -9,6 +9,8 @@ import { PlanCtx } from './plan/ctx.js';
 import { compileBody } from './plan/exprs.js';
 import type { Step } from './plan/types.js';
 import type { Value } from './value/index.js';
+import { TraceSink, type Tracer } from './trace/events.js';
+import { traceQuery } from './trace/plan.js';
 
 export interface RunOptions extends QueryStateOptions {
   input?: Value;
@@ -32,16 +34,27 @@ export class IOPending extends Error {
 
 export class QueryPlan {
   private readonly step: Step;
+  private tracedStep: Step | undefined;
   private readonly nslots: number;
-  private readonly outputs: { name: string; slot: number }[];
-  private readonly exprs: { slot: number; text: string; location?: Location }[];
+  private tracedSlots = 0;
+  private outputs!: { name: string; slot: number }[];
+  private exprs!: { slot: number; text: string; location?: Location }[];
 
   constructor(
     readonly policy: CompiledPolicy,
     readonly cq: CompiledQuery,
-    original: Body,
+    private readonly original: Body,
   ) {
+    const { step, nslots } = this.build(false);
+    this.step = step;
+    this.nslots = nslots;
+  }
+
+  /** The query's plan; the traced variant (built on first use) reports trace events. */
+  private build(traced: boolean): { step: Step; nslots: number } {
+    const { policy, cq, original } = this;
     const pc = new PlanCtx(policy.root, '');
+    pc.traced = traced;
     const exprSlots = new Map<number, number>();
     this.exprs = original.map((e) => {
       const slot = pc.hidden();
@@ -49,10 +62,11 @@ export class QueryPlan {
       return { slot, text: e.location?.text ?? '', location: e.location };
     });
     const tail: Step = (fr) => fr.out(fr);
-    const { step } = compileBody(cq.body, pc, tail, (e) => ({ valueSlot: exprSlots.get(e.index), capture: true }));
-    this.step = step;
+    const build = (k: Step) => compileBody(cq.body, pc, k, (e) => ({ valueSlot: exprSlots.get(e.index), capture: true })).step;
+    const text = original.map((e) => e.location?.text ?? '').join('; ');
+    const step = traced ? traceQuery(cq.body, text, original[0]?.location, build, tail) : build(tail);
     this.outputs = cq.outputVars.map((name) => ({ name, slot: pc.slotOf(name) }));
-    this.nslots = pc.nslots;
+    return { step, nslots: pc.nslots };
   }
 
   /** Synchronous run; throws IOPending if a built-in needs I/O that has not completed. */
@@ -66,18 +80,56 @@ export class QueryPlan {
   }
 
   private runInner(o: RunOptions): RawResult[] {
+    if (o.tracer) return this.runTraced(o, o.tracer);
+    return this.runWith(o, this.step, this.nslots);
+  }
+
+  private runTraced(o: RunOptions, tracer: Tracer): RawResult[] {
+    if (!this.tracedStep) {
+      // slot layout differs between the two plans; keep the untraced outputs/exprs intact
+      const saved = [this.outputs, this.exprs] as const;
+      const { step, nslots } = this.build(true);
+      this.tracedStep = step;
+      this.tracedSlots = nslots;
+      this.tracedOutputs = [this.outputs, this.exprs];
+      [this.outputs, this.exprs] = saved;
+    }
+    const sink = new TraceSink(tracer);
+    const [outs, exprs] = this.tracedOutputs!;
+    let suspended = false;
+    try {
+      return this.runWith({ ...o, tracer: sink }, this.tracedStep, this.tracedSlots, outs, exprs, sink);
+    } catch (e) {
+      suspended = (e as { suspend?: unknown }).suspend !== undefined;
+      throw e;
+    } finally {
+      if (!suspended) sink.flush();
+    }
+  }
+
+  private tracedOutputs: [QueryPlan['outputs'], QueryPlan['exprs']] | undefined;
+
+  private runWith(
+    o: RunOptions,
+    step: Step,
+    nslots: number,
+    outputs = this.outputs,
+    exprs = this.exprs,
+    sink?: TraceSink,
+  ): RawResult[] {
     const q = new QueryState(o);
     q.root = this.policy.root;
+    if (sink) sink.noteLocation = () => q.bctx.location;
     q.checkLimits();
     const ev = new EvalCtx(q, o.input, o.data ?? {}, null, null, null);
     const results: RawResult[] = [];
-    const fr = new Frame(new Array(this.nslots), ev, (f) => {
+    const fr = new Frame(new Array(nslots), ev, (f) => {
       const bindings = new Map<string, Value>();
-      for (const { name, slot } of this.outputs) {
+      for (const { name, slot } of outputs) {
         const v = f.slots[slot];
         if (v !== undefined) bindings.set(name, v);
       }
-      const expressions = this.exprs.map((x) => ({
+      const expressions = exprs.map((x) => ({
         value: (f.slots[x.slot] ?? true) as Value,
         text: x.text,
         location: x.location ? { row: x.location.row, col: x.location.col } : undefined,
@@ -86,7 +138,7 @@ export class QueryPlan {
       return !!o.first;
     });
     try {
-      this.step(fr);
+      step(fr);
     } catch (e) {
       if (e instanceof Suspend) {
         const err = new IOPending();

@@ -62,7 +62,7 @@ function completeRunner(plan: RulePlan, x: CompiledRule, msg: string): CompleteR
 /** Value of one rule (following its else chain), or undefined. */
 function ruleValue(r: CompiledRule, ev: EvalCtx, msg: string): Value | undefined {
   for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const result = completeRunner(planRule(x, ev.q.root), x, msg)(ev);
+    const result = completeRunner(planRule(x, ev.q.root, ev.q.tracer !== undefined), x, msg)(ev);
     if (result !== undefined) return result;
   }
   return undefined;
@@ -74,8 +74,6 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const msg = 'complete rules must not produce multiple outputs';
   let result: Value | undefined;
   let from: CompiledRule | undefined;
-  const tr = ev.q.tracer;
-  if (tr) traceEvent(ev, 'Enter', node);
   for (const r of candidates(node, 'complete', ev)) {
     const v = ruleValue(r, ev, msg);
     if (v === undefined) continue;
@@ -85,14 +83,7 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   }
   if (result === undefined && node.default) result = ruleValue(node.default, ev, msg);
   ev.memo.set(node, result === undefined ? UNDEF : result);
-  if (tr) traceEvent(ev, result === undefined ? 'Fail' : 'Exit', node);
   return result;
-}
-
-function traceEvent(ev: EvalCtx, op: 'Enter' | 'Exit' | 'Fail', node: RuleNode): void {
-  const r = node.complete[0] ?? node.sets[0] ?? node.funcs[0] ?? node.default;
-  const l = r?.location;
-  ev.q.tracer?.event?.({ op, message: 'data.' + node.path.join('.'), depth: ev.q.depth, location: l ? { file: l.file, row: l.row, col: l.col } : undefined });
 }
 
 function setRunner(plan: RulePlan): SetRunner {
@@ -120,8 +111,7 @@ export function evalSet(node: RuleNode, ev: EvalCtx): Value {
   const m = ev.memo.get(node);
   if (m !== undefined && m !== UNDEF) return m;
   const s = new RSet();
-  if (ev.q.tracer) traceEvent(ev, 'Enter', node);
-  for (const r of candidates(node, 'sets', ev)) setRunner(planRule(r, ev.q.root))(ev, s);
+  for (const r of candidates(node, 'sets', ev)) setRunner(planRule(r, ev.q.root, ev.q.tracer !== undefined))(ev, s);
   ev.memo.set(node, s);
   return s;
 }
@@ -129,7 +119,7 @@ export function evalSet(node: RuleNode, ev: EvalCtx): Value {
 /** Every (keys, value) a general ref-head rule produces. */
 export function generalSolutions(r: CompiledRule, ev: EvalCtx, emit: (keys: Value[], value: Value, setLeaf: boolean) => void): void {
   for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const plan = planRule(x, ev.q.root);
+    const plan = planRule(x, ev.q.root, ev.q.tracer !== undefined);
     let any = false;
     const n = plan.suffix.length;
     const leaf = x.setLeaf ? plan.key! : plan.value!;
@@ -198,7 +188,7 @@ function functionRunner(plan: RulePlan, x: CompiledRule, msg: string): FunctionR
 
 function functionRuleValue(r: CompiledRule, args: Value[], ev: EvalCtx, msg: string): Value | undefined {
   for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const result = functionRunner(planRule(x, ev.q.root), x, msg)(ev, args);
+    const result = functionRunner(planRule(x, ev.q.root, ev.q.tracer !== undefined), x, msg)(ev, args);
     if (result !== undefined) return result;
   }
   return undefined;

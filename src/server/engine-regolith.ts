@@ -330,10 +330,7 @@ function packagePath(m: Module): string[] {
 }
 
 function explanationOf(tracer: BufferTracer, pretty: boolean): Value {
+  // OPA: pretty lines (PrettyTraceWithLocation) with `pretty`, else TraceEventV1 objects
   if (pretty) return tracer.lines();
-  return tracer.events.map((e) => {
-    const o: Record<string, Value> = { op: e.op.toLowerCase(), message: e.message, depth: e.depth };
-    if (e.location) o['location'] = { ...e.location };
-    return o;
-  });
+  return tracer.json() as unknown as Value;
 }

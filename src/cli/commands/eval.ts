@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import yaml from 'js-yaml';
-import { BufferTracer, type RegoVersion, type Value } from '../../index.js';
+import { BufferTracer, type ExplainMode, type RegoVersion, type Value } from '../../index.js';
 import { parseDataJSON } from '../../plugins/bundle/index.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
@@ -103,13 +103,13 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
     if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
     const prepared = prepareQuery(set, query, regoVersion);
-    const tracer = f.explain ? new BufferTracer(f.explain as 'notes') : undefined;
+    const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
     out.results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
     if (metrics) Object.assign(metrics, prepared.metrics);
     if (tracer) {
       out.explanation = {
         lines: tracer.lines(),
-        events: tracer.events.map((e) => ({ op: e.op, message: e.message, depth: e.depth, ...(e.location ? { location: e.location } : {}) })),
+        events: tracer.json(),
       };
     }
   } catch (e) {

@@ -8,7 +8,14 @@ import { equal, makeObject, RSet, type Value } from '../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { compileBody } from './exprs.js';
 import { compileTerm, fromGetter, valueKey } from './terms.js';
-import type { TermC } from './types.js';
+import type { Step, TermC } from './types.js';
+import { traceChildBody } from '../trace/plan.js';
+
+/** In a traced plan the comprehension body is a child query, as in OPA. */
+function traced(step: Step, t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComprehensionTerm, pc: PlanCtx): Step {
+  if (!pc.traced) return step;
+  return traceChildBody(t.value.body, t.value.body.map((e) => e.location?.text ?? '').join('; '), t.location, step);
+}
 
 export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComprehensionTerm, pc: PlanCtx): TermC {
   const acc = pc.hidden();
@@ -16,7 +23,7 @@ export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensio
     if (t.type === 'objectcomprehension') {
       let keyC: TermC | undefined;
       let valC: TermC | undefined;
-      const { step, bound } = compileBody(t.value.body, pc, (fr) => {
+      const { step: plain, bound } = compileBody(t.value.body, pc, (fr) => {
         const m = fr.slots[acc] as unknown as Map<string, [Value, Value]>;
         return keyC!.gen(fr, (k) =>
           valC!.gen(fr, (v) => {
@@ -28,6 +35,7 @@ export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensio
           }),
         );
       });
+      const step = traced(plain, t, pc);
       pc.withBound(bound, () => {
         keyC = compileTerm(t.value.key, pc);
         valC = compileTerm(t.value.value, pc);
@@ -43,7 +51,7 @@ export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensio
     }
     let headC: TermC | undefined;
     const isSet = t.type === 'setcomprehension';
-    const { step, bound } = compileBody(t.value.body, pc, (fr) => {
+    const { step: plain, bound } = compileBody(t.value.body, pc, (fr) => {
       const a = fr.slots[acc] as unknown as Value[] | RSet;
       return headC!.gen(fr, (v) => {
         if (isSet) (a as RSet).add(v);
@@ -51,6 +59,7 @@ export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensio
         return false;
       });
     });
+    const step = traced(plain, t, pc);
     pc.withBound(bound, () => {
       headC = compileTerm(t.value.term, pc);
     });

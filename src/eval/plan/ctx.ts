@@ -9,6 +9,8 @@ export class PlanCtx {
   readonly slots = new Map<string, number>();
   bound = new Set<string>();
   nslots = 0;
+  /** Build the traced variant (a query run with a tracer): expressions report events. */
+  traced = false;
   constructor(
     readonly root: RuleNode,
     readonly file: string,

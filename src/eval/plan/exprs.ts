@@ -12,6 +12,7 @@ import type { PlanCtx } from './ctx.js';
 import { compileTerm, constValue, isPattern, valueKey } from './terms.js';
 import { STOP, type Step, type TermC } from './types.js';
 import { compileWith } from './with.js';
+import { traceChildBody, traceExpr } from '../trace/plan.js';
 
 /** Vars an expression leaves bound when it succeeds. */
 export function exprBinds(e: Expr): string[] {
@@ -59,13 +60,23 @@ export function compileBody(body: Body, pc: PlanCtx, tail: Step, opts?: (e: Expr
 }
 
 export function compileExpr(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
+  // a bare `some x` declaration does nothing at run time, so it reports nothing either
+  if (pc.traced && !(isSome(e.terms) && e.terms.symbols.every((s) => s.type !== 'call'))) {
+    return traceExpr(e, pc, next, (k) => compileExprPlain(e, pc, k, o));
+  }
+  return compileExprPlain(e, pc, next, o);
+}
+
+function compileExprPlain(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
   if (e.with && e.with.length) return compileWith(e, pc, next, (inner, k) => compileExprCore(inner, pc, k, o));
   return compileExprCore(e, pc, next, o);
 }
 
 function compileExprCore(e: Expr, pc: PlanCtx, next: Step, o?: ExprOpts): Step {
   if (e.negated) {
-    const inner = compileExprCore({ ...e, negated: false }, pc, STOP);
+    const pos: Expr = { ...e, negated: false };
+    let inner = compileExprCore(pos, pc, STOP);
+    if (pc.traced) inner = traceChildBody([pos], pos.location?.text.replace(/^not\s+/, '') ?? '', e.location, traceExpr(pos, pc, STOP, (k) => compileExprCore(pos, pc, k)));
     const vs = o?.valueSlot;
     return (fr) => {
       if (inner(fr)) return false;
@@ -200,10 +211,10 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
     if (name === 'internal.member_3' && args.length === 3) {
       const kc = compileTerm(args[0]!, pc);
       const vc = compileTerm(args[1]!, pc);
-      k = (fr) => coll.gen(fr, (c) => iterate(c, (key, val) => kc.match(fr, key, (f) => vc.match(f, val, after))));
+      k = (fr) => coll.gen(fr, (c) => iterate(c, (key, val) => (fr.ev.q.tick(), kc.match(fr, key, (f) => vc.match(f, val, after)))));
     } else {
       const vc = compileTerm(args[0]!, pc);
-      k = (fr) => coll.gen(fr, (c) => iterate(c, (_key, val) => vc.match(fr, val, after)));
+      k = (fr) => coll.gen(fr, (c) => iterate(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }
   return k;
@@ -216,11 +227,13 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   const kv: string[] = [];
   if (t.key) forEachVarShallow(t.key, (n) => kv.push(n));
   forEachVarShallow(t.value, (n) => kv.push(n));
-  const body = pc.withBound(kv, () => compileBody(t.body, pc, STOP).step);
+  let body = pc.withBound(kv, () => compileBody(t.body, pc, STOP).step);
+  if (pc.traced) body = traceChildBody(t.body, t.body.map((x) => x.location?.text ?? '').join('; '), t.location, body);
   return (fr) =>
     dom.gen(fr, (d) => {
       if (!isCollection(d)) return false;
       const failed = iterate(d, (key, val) => {
+        fr.ev.q.tick();
         const ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
         return !ok;
       });

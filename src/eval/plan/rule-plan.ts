@@ -7,6 +7,7 @@ import { PlanCtx } from './ctx.js';
 import { compileBody } from './exprs.js';
 import { compileTerm } from './terms.js';
 import type { Step, TermC } from './types.js';
+import { traceRuleBody } from '../trace/plan.js';
 
 export interface RulePlan {
   nslots: number;
@@ -23,14 +24,29 @@ export interface RulePlan {
 
 const TAIL: Step = (fr) => fr.out(fr);
 
-export function planRule(r: CompiledRule, root: RuleNode): RulePlan {
+/** Traced plans, kept apart from the rule's own plan (built only when a tracer asks). */
+const tracedPlans = new WeakMap<CompiledRule, RulePlan>();
+
+export function planRule(r: CompiledRule, root: RuleNode, traced?: boolean): RulePlan {
+  if (traced) return tracedPlans.get(r) ?? buildPlan(r, root, true);
   if (r.plan) return r.plan as RulePlan;
+  return buildPlan(r, root, false);
+}
+
+function buildPlan(r: CompiledRule, root: RuleNode, traced: boolean): RulePlan {
   const pc = new PlanCtx(root, r.module.package.location?.file ?? '');
+  pc.traced = traced;
   const args = (r.args ?? []).map((a) => compileTerm(a, pc));
   const argVars: string[] = [];
   for (const a of r.args ?? []) forEachVarShallow(a, (n) => argVars.push(n));
   for (const n of argVars) pc.bound.add(n);
-  const { step, bound } = compileBody(r.body, pc, TAIL);
+  let bound = pc.bound;
+  const build = (tail: Step): Step => {
+    const c = compileBody(r.body, pc, tail);
+    bound = c.bound;
+    return c.step;
+  };
+  const step = traced ? traceRuleBody(r.rule, 'data.' + r.path.join('.'), build, TAIL) : build(TAIL);
   pc.bound = bound;
   const plan: RulePlan = {
     nslots: 0,
@@ -43,6 +59,7 @@ export function planRule(r: CompiledRule, root: RuleNode): RulePlan {
     runner: undefined,
   };
   plan.nslots = pc.nslots;
-  r.plan = plan;
+  if (traced) tracedPlans.set(r, plan);
+  else r.plan = plan;
   return plan;
 }

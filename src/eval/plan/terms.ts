@@ -307,8 +307,10 @@ export function compilePath(rest: Term[], pc: PlanCtx): { stage: Stage; get?: (f
           const x = lookup(v, cur);
           return x === undefined ? false : next(fr, x, k);
         }
-        fr.ev.q.tick();
+        const q = fr.ev.q;
         const r = iterate(v, (key, x) => {
+          // per element, so one long iteration still meets the deadline
+          q.tick();
           fr.slots[s] = key;
           return next(fr, x, k);
         });
