@@ -8,7 +8,7 @@ import { conflict } from './errors.js';
 import { equal, RSet, type Value } from './value/index.js';
 import { planRule, type RulePlan } from './plan/rule-plan.js';
 import type { Step, TermC } from './plan/types.js';
-import type { Location } from '../lang/ast.js';
+import type { Location, Term } from '../lang/ast.js';
 import { ArgsMemo } from './args-memo.js';
 import { candidates } from './indexing.js';
 
@@ -68,18 +68,42 @@ function ruleValue(r: CompiledRule, ev: EvalCtx, msg: string): Value | undefined
   return undefined;
 }
 
+/**
+ * Whether every rule of `kind` at the node has the same scalar constant value and no
+ * else: then the first rule that holds settles the document (OPA's early exit), since no
+ * other rule can conflict with it.
+ */
+function sameConstant(node: RuleNode, kind: 'complete' | 'funcs'): boolean {
+  const key = 'early:' + kind;
+  let v = node.cache[key] as boolean | undefined;
+  if (v === undefined) {
+    const rules = node[kind];
+    const first = rules[0]?.value;
+    v = rules.length > 1 && first !== undefined && isScalar(first);
+    for (const r of rules) if (r.else || !r.value || !isScalar(r.value) || r.value.type !== first!.type || r.value.value !== (first as { value: unknown }).value) v = false;
+    node.cache[key] = v;
+  }
+  return v;
+}
+
+function isScalar(t: Term): t is Term & { value: string | number | boolean | null } {
+  return t.type === 'boolean' || t.type === 'string' || t.type === 'null' || t.type === 'number';
+}
+
 export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const m = ev.memo.get(node);
   if (m !== undefined) return m === UNDEF ? undefined : m;
   const msg = 'complete rules must not produce multiple outputs';
   let result: Value | undefined;
   let from: CompiledRule | undefined;
+  const early = sameConstant(node, 'complete');
   for (const r of candidates(node, 'complete', ev)) {
     const v = ruleValue(r, ev, msg);
     if (v === undefined) continue;
     if (result !== undefined && !equal(result, v)) throw conflict(msg, r.location ?? from?.location);
     result = v;
     from = r;
+    if (early) break;
   }
   if (result === undefined && node.default) result = ruleValue(node.default, ev, msg);
   ev.memo.set(node, result === undefined ? UNDEF : result);
@@ -153,11 +177,13 @@ export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value 
   } else ev.fnMemo.set(node, (memo = new ArgsMemo()));
   const msg = 'functions must not produce multiple outputs for same inputs';
   let result: Value | undefined;
+  const early = sameConstant(node, 'funcs');
   for (const r of node.funcs) {
     const v = functionRuleValue(r, args, ev, msg);
     if (v === undefined) continue;
     if (result !== undefined && !equal(result, v)) throw conflict(msg, r.location);
     result = v;
+    if (early) break;
   }
   if (result === undefined && node.default) result = functionRuleValue(node.default, args, ev, msg);
   memo.set(h, args, result === undefined ? UNDEF : result);
