@@ -6,7 +6,9 @@ import type { RegoErrorDetail } from '../lang/index.js';
 import { formatErrors } from '../lang/index.js';
 
 function caret(e: RegoErrorDetail): string {
-  const d = e.details as { line?: unknown; idx?: unknown } | undefined;
+  const d = e.details as { line?: unknown; idx?: unknown; have?: unknown; want?: unknown } | undefined;
+  // Type errors of built-in calls: OPA prints the argument types on indented lines.
+  if (d && Array.isArray(d.have) && typeof d.want === 'string') return `\n\thave: (${d.have.join(', ')})\n\twant: ${d.want}`;
   if (!d || typeof d.line !== 'string' || typeof d.idx !== 'number') return '';
   return `\n\t${d.line}\n\t${' '.repeat(Math.max(0, d.idx))}^`;
 }
