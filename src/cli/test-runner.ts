@@ -3,7 +3,16 @@
 // false); "todo_" rules are reported as skipped. Each test gets its own time budget;
 // print() output is captured per test.
 
-import { BufferTracer, type Module, type RegoErrorDetail, type Term, type Value } from '../index.js';
+import { BufferTracer, CoverageTracer, type ExplainMode, type Module, type RegoErrorDetail, type Term, type Tracer, type Value } from '../index.js';
+
+/** One tracer feeding both the explanation and the coverage (either may be absent). */
+function teeTracer(a: Tracer | undefined, b: Tracer | undefined): Tracer | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    note: (m) => (a.note(m), b.note(m)),
+    event: (e) => (a.event?.(e), b.event?.(e)),
+  };
+}
 import { benchmark, type BenchResult } from './bench-loop.js';
 import { toErrorDetails, type PolicySet } from './policy-set.js';
 import { prepareQuery, runPrepared } from './run-query.js';
@@ -84,6 +93,10 @@ export function discoverTests(modules: Map<string, Module>, filter?: RegExp): Te
 export interface RunTestsOptions {
   timeoutMs: number;
   trace: boolean;
+  /** Which events a failing test shows (opa test's --explain, default fails). */
+  explain?: ExplainMode;
+  /** Receives every test's trace events (coverage). */
+  coverage?: CoverageTracer;
   bench?: { benchTimeMs: number };
   onResult?: (r: TestResult, index: number, total: number) => void;
 }
@@ -98,7 +111,8 @@ export async function runTests(set: PolicySet, data: Value, cases: TestCase[], o
     const r: TestResult = { ...c, fail: false, skip: c.todo, durationNs: 0, trace: [], output: '' };
     if (!c.todo) {
       const printed: string[] = [];
-      const tracer = o.trace ? new BufferTracer('notes') : undefined;
+      const buffer = o.trace ? new BufferTracer(o.explain ?? 'fails') : undefined;
+      const tracer = teeTracer(buffer, o.coverage);
       const t0 = process.hrtime.bigint();
       try {
         const prepared = prepareQuery(set, `${c.pkg}.${c.name}`, 'v1');
@@ -113,7 +127,7 @@ export async function runTests(set: PolicySet, data: Value, cases: TestCase[], o
       }
       r.durationNs = Number(process.hrtime.bigint() - t0);
       r.output = printed.length ? printed.join('\n') + '\n' : '';
-      if (tracer) r.trace = tracer.lines();
+      if (buffer) r.trace = buffer.lines();
     }
     results.push(r);
     o.onResult?.(r, i, cases.length);

@@ -153,9 +153,9 @@ describe('regolith test', () => {
     const missing = regolith(['test', '/no/such/dir']);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('stat /no/such/dir: no such file or directory');
-    const cov = regolith(['test', '--coverage', tree(PASSING)]);
+    const cov = regolith(['test', '--coverage', '--bench', tree(PASSING)]);
     expect(cov.code).toBe(1);
-    expect(cov.stderr).toContain('--coverage is not supported yet');
+    expect(cov.stderr).toContain('coverage reporting is not supported when benchmarking tests');
     const thr = regolith(['test', '--threshold', '120', '.']);
     expect(thr.code).toBe(1);
     expect(thr.stderr).toContain('Code coverage threshold must be between 0 and 100');

@@ -11,6 +11,7 @@ import { collectList } from '../options.js';
 import { buildPolicySet, toErrorDetails } from '../policy-set.js';
 import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
+import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../index.js';
 
 interface TestFlags {
   verbose?: boolean;
@@ -51,9 +52,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   }
   const threshold = Number(f.threshold);
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw new CLIError('Code coverage threshold must be between 0 and 100');
-  if (f.coverage || threshold > 0) {
-    throw new CLIError('--coverage is not supported yet: the evaluator does not report which expressions were evaluated');
-  }
+  if (f.coverage && f.bench) throw new CLIError('coverage reporting is not supported when benchmarking tests');
   let filter: RegExp | undefined;
   if (f.run !== undefined) {
     try {
@@ -69,6 +68,8 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
 
   let results: TestResult[];
+  let modules: Map<string, Module> = new Map();
+  const coverage = f.coverage ? new CoverageTracer() : undefined;
   try {
     const loaded = await loadPaths({
       paths: f.bundle ? [] : paths,
@@ -79,9 +80,12 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
     const set = buildPolicySet(loaded, { regoVersion });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
+    modules = set.modules;
     results = await runTests(set, loaded.data, cases, {
       timeoutMs,
       trace: verbose,
+      explain: f.explain as ExplainMode | undefined,
+      coverage,
       bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
       onResult: showProgress ? progress : undefined,
     });
@@ -90,7 +94,15 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
     return 1;
   }
 
-  process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, { verbose, benchMem: f.benchmem }));
+  if (coverage) {
+    // as opa test: with --coverage the output is the JSON coverage report, whatever the format
+    const report = coverageReport(coverage.hits, modules);
+    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
+    if ((report.coverage ?? 0) < threshold) {
+      process.stderr.write(thresholdMessage(report.coverage ?? 0, threshold) + '\n');
+      return 2;
+    }
+  } else process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, { verbose, benchMem: f.benchmem }));
   if (results.length === 0 && f.failOnEmpty) {
     process.stderr.write('no tests were run\n');
     return 1;
@@ -107,7 +119,7 @@ export function registerTest(program: Command): Command {
     .option('-v, --verbose', 'set verbose reporting mode')
     .option('-r, --run <regex>', 'run only test cases matching the regular expression')
     .option('-f, --format <format>', `set output format (${FORMATS.join(', ')})`, 'pretty')
-    .option('-c, --coverage', 'report coverage (not supported yet)')
+    .option('-c, --coverage', 'report coverage (overrides debug tracing)')
     .option('--threshold <percent>', 'set coverage threshold and exit with non-zero status if coverage is less than threshold %', '0')
     .option('--timeout <duration>', 'set test timeout (default 5s, 30s when benchmarking)', '0')
     .option('--bench', 'benchmark the unit tests')
