@@ -96,7 +96,8 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const msg = 'complete rules must not produce multiple outputs';
   let result: Value | undefined;
   let from: CompiledRule | undefined;
-  const early = sameConstant(node, 'complete');
+  // Tracing (explain, coverage) sees every rule, as OPA's coverage pass runs without early exit.
+  const early = ev.q.tracer === undefined && sameConstant(node, 'complete');
   for (const r of candidates(node, 'complete', ev)) {
     const v = ruleValue(r, ev, msg);
     if (v === undefined) continue;
@@ -177,7 +178,7 @@ export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value 
   } else ev.fnMemo.set(node, (memo = new ArgsMemo()));
   const msg = 'functions must not produce multiple outputs for same inputs';
   let result: Value | undefined;
-  const early = sameConstant(node, 'funcs');
+  const early = ev.q.tracer === undefined && sameConstant(node, 'funcs');
   for (const r of node.funcs) {
     const v = functionRuleValue(r, args, ev, msg);
     if (v === undefined) continue;
