@@ -10,6 +10,7 @@ import { REAL_TIMING, type Timing } from '../timing.js';
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import { ActivationError, type BundleActivator } from './activate.js';
 import { Downloader, type DownloadResult } from './download.js';
+import { FileSource } from './file-source.js';
 import { BundlePersistence } from './persist.js';
 import { clearError, copyStatus, newBundleStatus, setError, type BundleStatus } from './status.js';
 
@@ -28,7 +29,7 @@ export interface BundlePluginOptions {
 interface Entry {
   config: BundleSourceConfig;
   status: BundleStatus;
-  downloader?: Downloader;
+  downloader?: Downloader | FileSource;
   /** The ETag of the active bundle; cleared when an activation fails so the next download is full. */
   etag?: string;
   activatedOnce: boolean;
@@ -71,6 +72,12 @@ export class BundlePlugin implements Plugin {
     // Persisted bundles first: serve the last good policy before any download.
     for (const e of this.entries.values()) if (e.config.persist) await this.loadPersisted(e);
     for (const e of this.entries.values()) {
+      if (e.config.resource.startsWith('file://')) {
+        // A local bundle: read from disk on the polling schedule, no service involved.
+        e.downloader = new FileSource({ config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r) => this.handle(e, r) });
+        e.downloader.start();
+        continue;
+      }
       const client = e.config.service ? this.opts.clients.get(e.config.service) : undefined;
       if (!client) {
         setError(e.status, `bundle ${e.config.name}: service "${e.config.service ?? ''}" is not configured`);
