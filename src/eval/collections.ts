@@ -65,6 +65,22 @@ export function iterate(coll: Value | undefined, fn: (k: Value, v: Value) => boo
   return false;
 }
 
+/**
+ * Like iterate, in whatever order is cheapest: set members as added, object keys in
+ * insertion order. Only for callers whose result cannot depend on the order.
+ */
+export function iterateAnyOrder(coll: Value | undefined, fn: (k: Value, v: Value) => boolean): boolean {
+  if (coll instanceof RSet) {
+    const items = coll.unordered();
+    for (let i = 0; i < items.length; i++) if (fn(items[i]!, items[i]!)) return true;
+    return false;
+  }
+  if (coll === null || typeof coll !== 'object' || Array.isArray(coll) || coll instanceof RObject || coll instanceof BigNum) return iterate(coll, fn);
+  const o = coll as PlainObject;
+  for (const k in o) if (Object.hasOwn(o, k) && fn(k, o[k]!)) return true;
+  return false;
+}
+
 export function isCollection(v: Value | undefined): boolean {
   return v !== null && typeof v === 'object' && !(v instanceof BigNum);
 }

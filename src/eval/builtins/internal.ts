@@ -3,11 +3,12 @@
 import { registerBuiltins } from './registry.js';
 import { T } from './decl.js';
 import { equal, isObject, objectGet, RSet, type Value } from '../value/index.js';
-import { iterate, lookup } from '../collections.js';
+import { iterateAnyOrder, lookup } from '../collections.js';
 
 function member2(x: Value, coll: Value): boolean {
   if (coll instanceof RSet) return coll.has(x);
-  return iterate(coll, (_k, v) => equal(v, x));
+  // membership does not depend on the order the values are compared in
+  return iterateAnyOrder(coll, (_k, v) => equal(v, x));
 }
 
 function member3(k: Value, x: Value, coll: Value): boolean {

@@ -10,6 +10,7 @@ import { compileBody } from './exprs.js';
 import { compileTerm, fromGetter, valueKey } from './terms.js';
 import type { Step, TermC } from './types.js';
 import { traceChildBody } from '../trace/plan.js';
+import { comprehensionOrderFree } from './order.js';
 
 /** In a traced plan the comprehension body is a child query, as in OPA. */
 function traced(step: Step, t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComprehensionTerm, pc: PlanCtx): Step {
@@ -18,6 +19,17 @@ function traced(step: Step, t: ArrayComprehensionTerm | SetComprehensionTerm | O
 }
 
 export function compileComprehension(t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComprehensionTerm, pc: PlanCtx): TermC {
+  // an array collects in iteration order; a set or object does not depend on it
+  const saved = pc.orderFree;
+  pc.orderFree = comprehensionOrderFree(t.type, pc);
+  try {
+    return compileIn(t, pc);
+  } finally {
+    pc.orderFree = saved;
+  }
+}
+
+function compileIn(t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComprehensionTerm, pc: PlanCtx): TermC {
   const acc = pc.hidden();
   return pc.withBound(null, () => {
     if (t.type === 'objectcomprehension') {

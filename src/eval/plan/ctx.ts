@@ -11,6 +11,8 @@ export class PlanCtx {
   nslots = 0;
   /** Build the traced variant (a query run with a tracer): expressions report events. */
   traced = false;
+  /** Iteration order is unobservable in what is being compiled now (see order.ts). */
+  orderFree = false;
   constructor(
     readonly root: RuleNode,
     readonly file: string,

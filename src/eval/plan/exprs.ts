@@ -12,6 +12,7 @@ import type { PlanCtx } from './ctx.js';
 import { compileTerm, constValue, isPattern, valueKey } from './terms.js';
 import { STOP, type Step, type TermC } from './types.js';
 import { compileWith } from './with.js';
+import { iterationFor } from './order.js';
 import { traceChildBody, traceExpr } from '../trace/plan.js';
 
 /** Vars an expression leaves bound when it succeeds. */
@@ -200,6 +201,7 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
 }
 
 function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
+  const order = iterationFor(pc);
   let k = next;
   for (let i = t.symbols.length - 1; i >= 0; i--) {
     const sym = t.symbols[i]!;
@@ -211,10 +213,10 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
     if (name === 'internal.member_3' && args.length === 3) {
       const kc = compileTerm(args[0]!, pc);
       const vc = compileTerm(args[1]!, pc);
-      k = (fr) => coll.gen(fr, (c) => iterate(c, (key, val) => (fr.ev.q.tick(), kc.match(fr, key, (f) => vc.match(f, val, after)))));
+      k = (fr) => coll.gen(fr, (c) => order(fr)(c, (key, val) => (fr.ev.q.tick(), kc.match(fr, key, (f) => vc.match(f, val, after)))));
     } else {
       const vc = compileTerm(args[0]!, pc);
-      k = (fr) => coll.gen(fr, (c) => iterate(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
+      k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }
   return k;
@@ -228,11 +230,13 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   if (t.key) forEachVarShallow(t.key, (n) => kv.push(n));
   forEachVarShallow(t.value, (n) => kv.push(n));
   let body = pc.withBound(kv, () => compileBody(t.body, pc, STOP).step);
+  // whether every member passes does not depend on the order they are tried in
+  const order = iterationFor(pc);
   if (pc.traced) body = traceChildBody(t.body, t.body.map((x) => x.location?.text ?? '').join('; '), t.location, body);
   return (fr) =>
     dom.gen(fr, (d) => {
       if (!isCollection(d)) return false;
-      const failed = iterate(d, (key, val) => {
+      const failed = order(fr)(d, (key, val) => {
         fr.ev.q.tick();
         const ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
         return !ok;

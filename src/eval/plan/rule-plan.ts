@@ -8,6 +8,7 @@ import { compileBody } from './exprs.js';
 import { compileTerm } from './terms.js';
 import type { Step, TermC } from './types.js';
 import { traceRuleBody } from '../trace/plan.js';
+import { ruleOrderFree } from './order.js';
 
 export interface RulePlan {
   nslots: number;
@@ -36,6 +37,7 @@ export function planRule(r: CompiledRule, root: RuleNode, traced?: boolean): Rul
 function buildPlan(r: CompiledRule, root: RuleNode, traced: boolean): RulePlan {
   const pc = new PlanCtx(root, r.module.package.location?.file ?? '');
   pc.traced = traced;
+  pc.orderFree = ruleOrderFree(r, pc);
   const args = (r.args ?? []).map((a) => compileTerm(a, pc));
   const argVars: string[] = [];
   for (const a of r.args ?? []) forEachVarShallow(a, (n) => argVars.push(n));

@@ -3,7 +3,8 @@
 
 import type { Term, RefTerm } from '../../lang/ast.js';
 import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../value/index.js';
-import { iterate, lookup } from '../collections.js';
+import { lookup } from '../collections.js';
+import { iterationFor } from './order.js';
 import type { Frame } from '../context.js';
 import type { PlanCtx } from './ctx.js';
 import type { K, Step, TermC } from './types.js';
@@ -283,6 +284,7 @@ type Stage = (fr: Frame, v: Value, k: K) => boolean;
 
 /** Compiles the path part of a ref (after its head) into a chain of lookups/iterations. */
 export function compilePath(rest: Term[], pc: PlanCtx): { stage: Stage; get?: (fr: Frame, v: Value) => Value | undefined } {
+  const order = iterationFor(pc);
   let stage: Stage = (_fr, v, k) => k(v);
   const simple: ((fr: Frame) => Value | undefined)[] = [];
   let allSimple = true;
@@ -308,7 +310,7 @@ export function compilePath(rest: Term[], pc: PlanCtx): { stage: Stage; get?: (f
           return x === undefined ? false : next(fr, x, k);
         }
         const q = fr.ev.q;
-        const r = iterate(v, (key, x) => {
+        const r = order(fr)(v, (key, x) => {
           // per element, so one long iteration still meets the deadline
           q.tick();
           fr.slots[s] = key;
@@ -339,7 +341,7 @@ export function compilePath(rest: Term[], pc: PlanCtx): { stage: Stage; get?: (f
           const x = lookup(v, key);
           return x === undefined ? false : next(fr, x, k);
         }
-        return iterate(v, (key2, x) => tc.match(fr, key2, (f) => next(f, x, k)));
+        return order(fr)(v, (key2, x) => tc.match(fr, key2, (f) => next(f, x, k)));
       };
     } else {
       stage = (fr, v, k) => tc.gen(fr, (key) => {

@@ -1,5 +1,7 @@
 // A Rego set. Members are kept by hash; primitive members (strings, doubles, booleans,
-// null) use a native Set for speed. Iteration is in sorted order, as OPA's is.
+// null) use a native Set for speed. Iteration is in sorted order, as OPA's is; where the
+// order cannot be observed (membership, sets and booleans built from the members) the
+// evaluator walks the members as added instead, and never pays for sorting.
 
 import { compare, equal } from './compare.js';
 import { hashValue } from './hash.js';
@@ -14,7 +16,8 @@ function isPrim(v: Value): v is Prim {
 export class RSet {
   private prims = new Set<Prim>();
   private composites: Map<number, Value[]> | undefined;
-  private count = 0;
+  /** Members in the order they were added. */
+  private readonly items: Value[] = [];
   private sortedCache: Value[] | undefined;
   private hashCache: number | undefined;
 
@@ -29,7 +32,7 @@ export class RSet {
   }
 
   get size(): number {
-    return this.count;
+    return this.items.length;
   }
 
   /** Adds a member. Only for building a set: a set is immutable once shared. */
@@ -46,7 +49,7 @@ export class RSet {
         bucket.push(v);
       } else this.composites.set(h, [v]);
     }
-    this.count++;
+    this.items.push(v);
     this.sortedCache = undefined;
     this.hashCache = undefined;
     return true;
@@ -64,12 +67,15 @@ export class RSet {
   /** The members in OPA's sorted order. The array is shared: do not modify it. */
   values(): Value[] {
     if (this.sortedCache) return this.sortedCache;
-    const out: Value[] = [];
-    for (const p of this.prims) out.push(p);
-    if (this.composites) for (const b of this.composites.values()) for (const v of b) out.push(v);
-    out.sort(compare);
+    const out = this.items.slice();
+    if (out.length > 1) out.sort(compare);
     this.sortedCache = out;
     return out;
+  }
+
+  /** The members in the order they were added (for when order is not observable). Shared: do not modify. */
+  unordered(): Value[] {
+    return this.items;
   }
 
   [Symbol.iterator](): Iterator<Value> {
@@ -78,7 +84,7 @@ export class RSet {
 
   hash(): number {
     if (this.hashCache !== undefined) return this.hashCache;
-    let h = 0x6a09e667 ^ this.count;
+    let h = 0x6a09e667 ^ this.items.length;
     for (const p of this.prims) h = (h + hashValue(p)) | 0;
     if (this.composites) for (const [k, b] of this.composites) h = (h + Math.imul(k, b.length)) | 0;
     this.hashCache = h;
