@@ -4,10 +4,13 @@
 //             at warn level instead of the default info (one line per request)
 //   hono      a bare Hono route on @hono/node-server returning a constant JSON body: the
 //             ceiling for any Node HTTP server on this machine
+//   hono-body the same route, but it reads and JSON.parses the request body first (what any
+//             real handler of these requests must do): a second, body-reading ceiling
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
 
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { startServer } from '../src/server/index.js';
@@ -15,23 +18,44 @@ import { RegolithEngine } from '../src/server/engine-regolith.js';
 
 const mode = process.argv[2];
 
+function readNode(inc: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    inc.on('data', (b: Buffer) => chunks.push(b));
+    inc.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    inc.on('error', reject);
+  });
+}
+
 async function main(): Promise<void> {
   let url: string;
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
     url = s.url;
-  } else if (mode === 'hono') {
+  } else if (mode === 'hono' || mode === 'hono-body') {
     const app = new Hono();
     const body = { result: true };
-    app.post('/v1/data/*', (c) => c.json(body));
+    if (mode === 'hono-body') {
+      // Straight from the Node stream: c.req.json() goes through a web ReadableStream and
+      // costs several times more than the whole decision server.
+      app.post('/v1/data/*', async (c) => {
+        const doc = JSON.parse(await readNode((c.env as { incoming: IncomingMessage }).incoming)) as { input?: unknown };
+        return c.json(doc.input === undefined ? {} : body);
+      });
+    } else app.post('/v1/data/*', (c) => c.json(body));
     url = await new Promise<string>((resolve) => {
       serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
     });
   } else {
-    throw new Error(`usage: http-server.ts regolith|hono (got ${mode})`);
+    throw new Error(`usage: http-server.ts regolith|hono|hono-body (got ${mode})`);
   }
   process.send?.({ url });
 }
+
+// The parent asks for this process's CPU time around each run (server CPU per request).
+process.on('message', (m) => {
+  if ((m as { cpu?: boolean }).cpu) process.send?.({ cpu: process.cpuUsage() });
+});
 
 // The parent ends the benchmark by disconnecting (or dies): exit with it.
 process.on('disconnect', () => process.exit(0));

@@ -7,6 +7,10 @@
 //   3. Regolith again at half its max rate (autocannon overallRate); target p99 < 5 ms.
 //      The bare route also runs at a fixed rate (BENCH_FLOOR_RATE, default 2000/s) to show
 //      the latency this machine adds by itself (scheduling, other jobs).
+//   A second ceiling (hono-body) reads and JSON.parses the request body, as any real handler
+//   must; the bare route never reads it. Every run also reports the server's own CPU time
+//   per request (process.cpuUsage in the child), which the other jobs on a shared machine
+//   disturb much less than req/s. BENCH_ONLY=regolith skips the ceilings (quick iterations).
 //
 //   npm run bench:http        or        npx tsx bench/http.ts [seconds per run, default 10]
 
@@ -29,7 +33,9 @@ interface Server {
   child: ChildProcess;
 }
 
-function startChild(mode: 'regolith' | 'hono'): Promise<Server> {
+type Mode = 'regolith' | 'hono' | 'hono-body';
+
+function startChild(mode: Mode): Promise<Server> {
   // bench/profile.ts sets BENCH_SERVER_BUNDLE (http-server.ts bundled with a source map) and
   // BENCH_CPU_PROF (a directory) to write a V8 CPU profile of the server process.
   const bundle = process.env['BENCH_SERVER_BUNDLE'];
@@ -53,6 +59,26 @@ function stop(s: Server): Promise<void> {
   });
 }
 
+/** The child's user+system CPU time (µs). */
+function cpuOf(s: Server): Promise<number> {
+  return new Promise((resolve) => {
+    const on = (m: unknown): void => {
+      const cpu = (m as { cpu?: NodeJS.CpuUsage }).cpu;
+      if (!cpu) return;
+      s.child.off('message', on);
+      resolve(cpu.user + cpu.system);
+    };
+    s.child.on('message', on);
+    s.child.send({ cpu: true });
+  });
+}
+
+interface Run {
+  r: Result;
+  /** Server CPU time per request (µs). */
+  cpu: number;
+}
+
 async function call(url: string, method: string, body: string): Promise<{ status: number; json: unknown }> {
   const r = await fetch(url, { method, body, headers: { 'content-type': 'application/json' } });
   const text = await r.text();
@@ -73,7 +99,38 @@ async function load(url: string, requests: { path: string; body: string }[], ove
   return r;
 }
 
-const fmt = (r: Result) => [Math.round(r.requests.average).toLocaleString('en-US'), `${r.latency.p50} ms`, `${r.latency.p99} ms`, `${r.latency.max} ms`];
+/** A load run with the server's CPU time per request around it. */
+async function measured(s: Server, requests: { path: string; body: string }[], overallRate?: number): Promise<Run> {
+  const c0 = await cpuOf(s);
+  const r = await load(s.url, requests, overallRate);
+  const c1 = await cpuOf(s);
+  return { r, cpu: (c1 - c0) / Math.max(1, r.requests.total) };
+}
+
+const fmt = ({ r, cpu }: Run) => [
+  Math.round(r.requests.average).toLocaleString('en-US'),
+  `${r.latency.p50} ms`,
+  `${r.latency.p99} ms`,
+  `${r.latency.max} ms`,
+  `${Math.round(cpu)} µs`,
+];
+
+/** Max rate, then (optionally) a fixed rate, against one server mode. */
+async function ceilingRuns(mode: Mode, requests: { path: string; body: string }[], fixedRate?: number): Promise<Run[]> {
+  const srv = await startChild(mode);
+  try {
+    await load(srv.url, requests, undefined, 2); // warm-up
+    const out = [await measured(srv, requests)];
+    console.log(`${mode}: ${Math.round(out[0]!.r.requests.average)} req/s`);
+    if (fixedRate) {
+      out.push(await measured(srv, requests, fixedRate));
+      console.log(`${mode} at ${fixedRate} req/s: p99 ${out[1]!.r.latency.p99} ms`);
+    }
+    return out;
+  } finally {
+    await stop(srv);
+  }
+}
 
 async function main(): Promise<void> {
   console.log(`http: ${CONNECTIONS} connections, ${DURATION} s per run, autocannon in this process, server in a child (${machine()})\n`);
@@ -82,25 +139,16 @@ async function main(): Promise<void> {
   const hand = s.handWritten(s.data, {});
   const requests = s.cases.map((c) => ({ path, body: `{"input":${c.json}}` }));
 
-  // 1. The ceiling.
-  const hono = await startChild('hono');
-  let ceiling: Result;
-  let floor: Result;
-  try {
-    await load(hono.url, requests, undefined, 2); // warm-up
-    ceiling = await load(hono.url, requests);
-    console.log(`bare Hono route: ${Math.round(ceiling.requests.average)} req/s`);
-    // The same route at a fixed rate: the latency floor of this machine at that load.
-    floor = await load(hono.url, requests, FLOOR_RATE);
-    console.log(`bare Hono route at ${FLOOR_RATE} req/s: p99 ${floor.latency.p99} ms`);
-  } finally {
-    await stop(hono);
-  }
+  // 1. The ceilings (skipped with BENCH_ONLY=regolith).
+  const only = process.env['BENCH_ONLY'];
+  // The same bare route at a fixed rate gives the latency floor of this machine at that load.
+  const [ceiling, floor] = only ? [] : await ceilingRuns('hono', requests, FLOOR_RATE);
+  const [bodyCeiling] = only ? [] : await ceilingRuns('hono-body', requests);
 
   // 2. and 3. The decision server.
   const srv = await startChild('regolith');
-  let max: Result;
-  let half: Result;
+  let max: Run;
+  let half: Run;
   try {
     const put = await call(`${srv.url}/v1/policies/rbac`, 'PUT', policyText(s.policy));
     if (put.status !== 200) fail(`PUT policy: ${put.status} ${JSON.stringify(put.json)}`);
@@ -113,27 +161,30 @@ async function main(): Promise<void> {
     }
     console.log(`Regolith server: policy and data loaded, ${s.cases.length} decisions verified over HTTP`);
     await load(srv.url, requests, undefined, 2); // warm-up
-    max = await load(srv.url, requests);
-    console.log(`Regolith: ${Math.round(max.requests.average)} req/s`);
-    const rate = Math.round(max.requests.average / 2);
-    half = await load(srv.url, requests, rate);
-    console.log(`Regolith at ${rate} req/s: p99 ${half.latency.p99} ms\n`);
+    max = await measured(srv, requests);
+    console.log(`Regolith: ${Math.round(max.r.requests.average)} req/s`);
+    const rate = Math.round(max.r.requests.average / 2);
+    half = await measured(srv, requests, rate);
+    console.log(`Regolith at ${rate} req/s: p99 ${half.r.latency.p99} ms\n`);
   } finally {
     await stop(srv);
   }
 
-  console.log(
-    table([
-      ['run', 'req/s', 'p50', 'p99', 'max'],
-      ['bare Hono route (ceiling)', ...fmt(ceiling)],
-      [`bare Hono route at ${FLOOR_RATE}/s (latency floor)`, ...fmt(floor)],
-      [`Regolith ${path}`, ...fmt(max)],
-      [`Regolith at half rate (${Math.round(max.requests.average / 2)}/s)`, ...fmt(half)],
-    ]),
-  );
-  const ratio = max.requests.average / ceiling.requests.average;
-  console.log(`\nthroughput ratio Regolith / ceiling: ${ratio.toFixed(2)}  target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`);
-  console.log(`p99 at half rate: ${half.latency.p99} ms  target < ${P99_TARGET_MS} ms: ${half.latency.p99 < P99_TARGET_MS ? 'met' : 'MISSED'}`);
+  const rows: string[][] = [['run', 'req/s', 'p50', 'p99', 'max', 'server CPU/req']];
+  if (ceiling && floor && bodyCeiling) {
+    rows.push(['bare Hono route (ceiling)', ...fmt(ceiling)]);
+    rows.push([`bare Hono route at ${FLOOR_RATE}/s (latency floor)`, ...fmt(floor)]);
+    rows.push(['Hono route reading + parsing the body', ...fmt(bodyCeiling)]);
+  }
+  rows.push([`Regolith ${path}`, ...fmt(max)]);
+  rows.push([`Regolith at half rate (${Math.round(max.r.requests.average / 2)}/s)`, ...fmt(half)]);
+  console.log(table(rows));
+  if (ceiling && bodyCeiling) {
+    const ratio = max.r.requests.average / ceiling.r.requests.average;
+    console.log(`\nthroughput ratio Regolith / ceiling: ${ratio.toFixed(2)}  target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`);
+    console.log(`  (for scale: Regolith / body-reading route ${(max.r.requests.average / bodyCeiling.r.requests.average).toFixed(2)}; body-reading route / ceiling ${(bodyCeiling.r.requests.average / ceiling.r.requests.average).toFixed(2)})`);
+  }
+  console.log(`p99 at half rate: ${half.r.latency.p99} ms  target < ${P99_TARGET_MS} ms: ${half.r.latency.p99 < P99_TARGET_MS ? 'met' : 'MISSED'}`);
 }
 
 main().catch((e: unknown) => {

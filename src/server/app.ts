@@ -1,6 +1,5 @@
-// Assembles the Hono application: request logging and metrics around every request,
-// then one module per API family. OPA answers unknown paths with Go's "404 page not
-// found" and known resources with a wrong method with an empty 405.
+// Assembles the Hono application: one module per API family. OPA answers unknown paths
+// with Go's "404 page not found" and known resources with a wrong method with an empty 405.
 
 import { Hono } from 'hono';
 import { Registry } from 'prom-client';
@@ -17,12 +16,15 @@ import { registerHealth } from './routes/health.js';
 import { registerConfigStatus } from './routes/config.js';
 import { registerIndex } from './routes/index-page.js';
 import { errorResponse, toHttpError } from './errors.js';
-import { requestLogger } from './logging.js';
+import { label } from './handler.js';
+import type { DurationHistogram } from './duration-histogram.js';
 
 export interface CreatedApp {
   app: App;
   ctx: ServerContext;
   registry: Registry;
+  /** http_request_duration_seconds, recorded by the Node listener (listener.ts). */
+  durations: DurationHistogram;
 }
 
 const METHOD_NOT_ALLOWED = ['/v0/data', '/v0/data/*', '/v1/data', '/v1/data/*', '/v1/policies', '/v1/policies/*', '/v1/query', '/v1/query/*'];
@@ -33,9 +35,8 @@ export function createApp(opts: ServerOptions): CreatedApp {
   const metrics = createHttpMetrics(registry, opts.processMetrics ?? true);
   const app = new Hono<Env>();
 
-  if (opts.logger) app.use('*', requestLogger(opts.logger));
-  app.use('*', metrics.middleware);
-
+  // Request logging and metrics live in the Node listener (listener.ts), not in Hono
+  // middleware: with no middleware, Hono calls the one matching handler directly.
   registerHealth(app, ctx);
   registerMetricsEndpoint(app, registry);
   registerDataRead(app, ctx);
@@ -50,14 +51,14 @@ export function createApp(opts: ServerOptions): CreatedApp {
 
   for (const p of METHOD_NOT_ALLOWED) {
     app.all(p, (c) => {
-      c.set('handler', 'catchall');
+      label(c, 'catchall');
       return new Response(null, { status: 405 });
     });
   }
   app.notFound((c) => {
-    c.set('handler', 'catchall');
+    label(c, 'catchall');
     return new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } });
   });
   app.onError((err) => errorResponse(toHttpError(err)));
-  return { app, ctx, registry };
+  return { app, ctx, registry, durations: metrics.durations };
 }

@@ -34,12 +34,12 @@ export function nodeIncoming(env: unknown): IncomingMessage | undefined {
 }
 
 /** A request header, read from the Node request when there is one (building web Headers costs). */
-export function headerOf(req: Request, incoming: IncomingMessage | undefined, name: string): string | undefined {
+export function headerOf(req: Request | undefined, incoming: IncomingMessage | undefined, name: string): string | undefined {
   if (incoming) {
     const v = incoming.headers[name];
     return Array.isArray(v) ? v.join(', ') : v;
   }
-  return req.headers.get(name) ?? undefined;
+  return req?.headers.get(name) ?? undefined;
 }
 
 /** Reads straight from the Node stream: much cheaper than a web ReadableStream. */
@@ -77,12 +77,12 @@ function readIncoming(inc: IncomingMessage, limits: BodyLimits): Promise<Buffer>
 }
 
 /** Reads the raw body, refusing more than maxLength bytes (declared or actually sent). */
-export async function readRaw(req: Request, limits: BodyLimits, incoming?: IncomingMessage): Promise<Buffer> {
+export async function readRaw(req: Request | undefined, limits: BodyLimits, incoming?: IncomingMessage): Promise<Buffer> {
   const declared = headerOf(req, incoming, 'content-length');
   if (declared !== undefined && Number(declared) > limits.maxLength) throw badRequest(Msg.decodingLimit);
   if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) return readIncoming(incoming, limits);
   if (incoming?.readableEnded) return Buffer.alloc(0);
-  if (!req.body) return Buffer.alloc(0);
+  if (!req?.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let total = 0;
   const reader = req.body.getReader();
@@ -101,7 +101,7 @@ export async function readRaw(req: Request, limits: BodyLimits, incoming?: Incom
 
 /** Reads the body and gunzips it when Content-Encoding says gzip. */
 export async function readBody(
-  req: Request,
+  req: Request | undefined,
   limits: BodyLimits,
   prefix = 'could not decompress the body',
   incoming?: IncomingMessage,
@@ -119,7 +119,7 @@ export async function readBody(
   }
 }
 
-export function isYAML(req: Request, incoming?: IncomingMessage): boolean {
+export function isYAML(req: Request | undefined, incoming?: IncomingMessage): boolean {
   return (headerOf(req, incoming, 'content-type') ?? '').includes('yaml');
 }
 
@@ -176,7 +176,7 @@ function toValue(v: unknown, depth: number, maxDepth: number, budget: { nodes: n
 
 /** Decodes a body as YAML or JSON by its Content-Type; wraps decode errors with `prefix`. */
 export function decodeDocument(
-  req: Request,
+  req: Request | undefined,
   buf: Buffer,
   limits: BodyLimits,
   prefix: string,

@@ -2,6 +2,7 @@
 
 import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -72,7 +73,8 @@ export interface ServerContext {
   logger?: Logger;
 }
 
-export type Env = { Variables: { handler: string } };
+/** Hono env: requests served by @hono/node-server carry the Node request and response. */
+export type Env = { Bindings: { incoming?: IncomingMessage; outgoing?: ServerResponse } };
 export type App = Hono<Env>;
 
 function get(obj: unknown, ...path: string[]): unknown {

@@ -47,6 +47,13 @@ export interface RegolithEngineOptions {
   timeoutMs?: number;
 }
 
+type QueryResults = ReturnType<QueryPlan['run']>;
+
+interface RunOutput {
+  results: QueryResults;
+  explanation?: Value;
+}
+
 interface PolicyState {
   modules: Map<string, Module>;
   compiled: CompiledPolicy;
@@ -71,6 +78,8 @@ export class RegolithEngine implements Engine {
   private readonly opts: RegolithEngineOptions;
   private state: PolicyState;
   private plans = new Map<string, QueryPlan>();
+  /** Plans by ref array, for refs that cannot change (frozen); dropped with `plans`. */
+  private refPlans = new WeakMap<Value[], QueryPlan>();
   private virtualPaths: string[][] | undefined;
   /**
    * How many times the whole module set was compiled, and how many of those were rebuilds
@@ -122,6 +131,7 @@ export class RegolithEngine implements Engine {
     }
     this.state = next;
     this.plans = new Map();
+    this.refPlans = new WeakMap();
     this.virtualPaths = undefined;
   }
 
@@ -254,7 +264,11 @@ export class RegolithEngine implements Engine {
     return plan;
   }
 
-  private async run(plan: QueryPlan, opts: EvalOptions, metrics?: Record<string, number>) {
+  /**
+   * Runs a plan. Synchronous (no promise, no microtask hop) unless a built-in waits on
+   * I/O; then it runs again on the async path without blocking other decisions.
+   */
+  private run(plan: QueryPlan, opts: EvalOptions, metrics?: Record<string, number>): RunOutput | Promise<RunOutput> {
     const tracer = opts.explain ? new BufferTracer(opts.explain) : undefined;
     const run = {
       input: opts.input,
@@ -264,30 +278,43 @@ export class RegolithEngine implements Engine {
       print: this.opts.print,
       deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
     };
-    const t0 = process.hrtime.bigint();
-    let results;
+    const t0 = metrics ? process.hrtime.bigint() : 0n;
+    const done = (results: QueryResults): RunOutput => {
+      if (metrics) metrics['timer_rego_query_eval_ns'] = Number(process.hrtime.bigint() - t0);
+      return { results, explanation: tracer ? explanationOf(tracer, opts.pretty ?? false) : undefined };
+    };
     try {
-      try {
-        results = plan.run(run);
-      } catch (e) {
-        // Built-ins that wait on I/O: run again on the async path without blocking others.
-        if (!(e instanceof IOPending)) throw e;
-        results = await plan.runAsync(run);
-      }
+      return done(plan.run(run));
     } catch (e) {
-      throw toEngineError(e);
+      if (!(e instanceof IOPending)) throw toEngineError(e);
     }
-    if (metrics) metrics['timer_rego_query_eval_ns'] = Number(process.hrtime.bigint() - t0);
-    const explanation = tracer ? explanationOf(tracer, opts.pretty ?? false) : undefined;
-    return { results, explanation };
+    return plan.runAsync(run).then(done, (e: unknown) => {
+      throw toEngineError(e);
+    });
   }
 
-  async evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult> {
-    const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+  /** The plan of data.<ref>; a frozen ref (the server's per-path refs) finds it without building the ref's text. */
+  private refPlan(ref: Value[], metrics?: Record<string, number>): QueryPlan {
+    const frozen = Object.isFrozen(ref);
+    if (frozen && !metrics) {
+      const p = this.refPlans.get(ref);
+      if (p) return p;
+    }
     const text = refText(ref);
     const plan = this.plan('d:' + text, text, metrics);
-    const { results, explanation } = await this.run(plan, opts, metrics);
-    return { result: results[0]?.expressions[0]?.value, metrics, explanation };
+    if (frozen) this.refPlans.set(ref, plan);
+    return plan;
+  }
+
+  evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult> {
+    try {
+      const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+      const out = this.run(this.refPlan(ref, metrics), opts, metrics);
+      const result = (o: RunOutput): EvalResult => ({ result: o.results[0]?.expressions[0]?.value, metrics, explanation: o.explanation });
+      return out instanceof Promise ? out.then(result) : Promise.resolve(result(out));
+    } catch (e) {
+      return Promise.reject(e);
+    }
   }
 
   async query(query: string, opts: EvalOptions): Promise<QueryResult> {

@@ -3,6 +3,7 @@
 
 import { StorageError } from '../storage/index.js';
 import { EngineError, type AstError } from './engine.js';
+import { toResponse, type Reply } from './reply.js';
 
 export const Code = {
   internal: 'internal_error',
@@ -56,11 +57,12 @@ export function errorText(body: ErrorBody): string {
   return JSON.stringify(ordered, null, 2) + '\n';
 }
 
+export function errorReply(err: HttpError): Reply {
+  return { status: err.status, headers: { 'content-type': 'application/json' }, body: errorText(err.body) };
+}
+
 export function errorResponse(err: HttpError): Response {
-  return new Response(errorText(err.body), {
-    status: err.status,
-    headers: { 'content-type': 'application/json' },
-  });
+  return toResponse(errorReply(err));
 }
 
 function astErrors(errs: AstError[]): unknown[] {

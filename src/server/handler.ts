@@ -4,12 +4,19 @@
 import type { Context } from 'hono';
 import type { Env } from './context.js';
 import { errorResponse, toHttpError, type ErrorContext } from './errors.js';
+import { nodeIncoming } from './body.js';
+import { setHandler } from './observe.js';
+
+/** Names the request's Prometheus `handler` label. */
+export function label(c: Context<Env>, name: string): void {
+  setHandler(nodeIncoming(c.env), name);
+}
 
 export type RouteFn = (c: Context<Env>) => Promise<Response> | Response;
 
-export function route(label: string, fn: RouteFn, errCtx: ErrorContext = 'data') {
+export function route(name: string, fn: RouteFn, errCtx: ErrorContext = 'data') {
   return async (c: Context<Env>): Promise<Response> => {
-    c.set('handler', label);
+    setHandler(nodeIncoming(c.env), name);
     try {
       return await fn(c);
     } catch (e) {

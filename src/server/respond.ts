@@ -5,6 +5,7 @@
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { toJSONText, type Value } from '../eval/value/index.js';
+import { toResponse, type Reply } from './reply.js';
 
 const gzipAsync = promisify(gzip);
 
@@ -44,21 +45,23 @@ export interface SendOptions {
   gzip?: { settings: GzipSettings; acceptEncoding: string | undefined };
 }
 
+/** A JSON reply with OPA's trailing newline (gzipped when asked for and long enough). */
+export function encodeJSON(text: string, opts: SendOptions = {}): Reply | Promise<Reply> {
+  const status = opts.status ?? 200;
+  const body = text + '\n';
+  if (!opts.gzip) return { status, headers: { 'content-type': 'application/json' }, body };
+  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  // Only a client that accepts gzip makes the byte length matter.
+  if (!acceptsGzip(opts.gzip.acceptEncoding) || body.length * 3 <= opts.gzip.settings.minLength) return { status, headers, body };
+  const buf = Buffer.from(body, 'utf8');
+  if (buf.length <= opts.gzip.settings.minLength) return { status, headers, body };
+  headers['content-encoding'] = 'gzip';
+  return gzipAsync(buf, { level: opts.gzip.settings.level }).then((z) => ({ status, headers, body: z }));
+}
+
 /** A JSON response with OPA's trailing newline. */
 export async function sendJSON(text: string, opts: SendOptions = {}): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json' };
-  const body = text + '\n';
-  if (opts.gzip) {
-    headers['vary'] = 'Accept-Encoding';
-    const buf = Buffer.from(body, 'utf8');
-    if (acceptsGzip(opts.gzip.acceptEncoding) && buf.length > opts.gzip.settings.minLength) {
-      headers['content-encoding'] = 'gzip';
-      const z = await gzipAsync(buf, { level: opts.gzip.settings.level });
-      return new Response(z, { status: opts.status ?? 200, headers });
-    }
-    return new Response(buf, { status: opts.status ?? 200, headers });
-  }
-  return new Response(body, { status: opts.status ?? 200, headers });
+  return toResponse(await encodeJSON(text, opts));
 }
 
 export function noContent(status = 204): Response {

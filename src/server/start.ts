@@ -4,9 +4,10 @@
 
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
+import { createListeners } from './listener.js';
 import type { ServerOptions } from './context.js';
 import type { Engine } from './engine.js';
 
@@ -39,20 +40,29 @@ export function parseAddr(addr: string): { host: string; port: number } {
 export function startServer(opts: StartOptions): Promise<RunningServer> {
   const logger = opts.logger ?? pino({ level: 'info' });
   const { host, port } = parseAddr(opts.addr ?? 'localhost:8181');
-  const { app } = createApp({ ...opts, logger });
+  const created = createApp({ ...opts, logger });
+  const listeners = createListeners(created, logger);
   return new Promise((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: host, port }, (info: AddressInfo) => {
-      const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-      const url = `http://${shownHost}:${info.port}`;
-      logger.info({ addrs: [url] }, 'Initializing server.');
-      let closing: Promise<void> | undefined;
-      resolve({
-        url,
-        port: info.port,
-        host: info.address,
-        close: () => (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000)),
-      });
-    }) as Server;
+    const server = serve(
+      {
+        fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
+        hostname: host,
+        port,
+        createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => createServer(options, listeners.wrap(hono))) as never,
+      },
+      (info: AddressInfo) => {
+        const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        const url = `http://${shownHost}:${info.port}`;
+        logger.info({ addrs: [url] }, 'Initializing server.');
+        let closing: Promise<void> | undefined;
+        resolve({
+          url,
+          port: info.port,
+          host: info.address,
+          close: () => (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000)),
+        });
+      },
+    ) as Server;
     server.once('error', reject);
   });
 }

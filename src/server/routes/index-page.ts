@@ -1,6 +1,7 @@
 // GET / : a small HTML page with version information and a query box, as OPA serves.
 
 import type { App, ServerContext } from '../context.js';
+import { label } from '../handler.js';
 
 function escapeHTML(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
@@ -8,7 +9,7 @@ function escapeHTML(s: string): string {
 
 export function registerIndex(app: App, ctx: ServerContext): void {
   app.get('/', (c) => {
-    c.set('handler', 'index');
+    label(c, 'index');
     const v = ctx.version;
     const html = `<html>
 <head><title>Regolith</title></head>

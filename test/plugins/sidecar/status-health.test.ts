@@ -47,7 +47,7 @@ describe('status and health', () => {
     const engine = new RegolithEngine();
     const manager = new PluginManager({ config, engine, registry, timing: fastTiming(), id: 'i-1', version: '9.9.9' });
     await manager.start();
-    const server = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'silent' }), processMetrics: false, registry, ...manager.serverOptions() });
+    const server = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'silent' }), processMetrics: false, ...manager.serverOptions() });
     cleanup.push(() => manager.stop());
     cleanup.push(() => server.close());
     const get = async (p: string) => {

@@ -1,0 +1,54 @@
+// The Node request listener: the decision fast path first (fast-decision.ts), then the
+// Hono app through @hono/node-server. Both are observed here (duration histogram and
+// request logging) rather than in Hono middleware.
+
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import type { CreatedApp } from './app.js';
+import { RequestObserver } from './observe.js';
+import { fastDecision } from './fast-decision.js';
+
+type NodeEnv = { incoming: IncomingMessage; outgoing: ServerResponse };
+
+export interface Listeners {
+  /** The fetch callback to give @hono/node-server (the app, observed). */
+  fetch: (req: Request, env: NodeEnv) => Response | Promise<Response>;
+  /** Wraps @hono/node-server's request listener with the fast path. */
+  wrap: (hono: RequestListener) => RequestListener;
+}
+
+export function createListeners(created: CreatedApp, logger?: Logger): Listeners {
+  const obs = new RequestObserver(created.durations, logger);
+  const fast = fastDecision(created.ctx, obs);
+  const fetch = (req: Request, env: NodeEnv): Response | Promise<Response> => {
+    const inc = env.incoming;
+    const start = obs.begin(inc);
+    let r: Response | Promise<Response>;
+    try {
+      r = created.app.fetch(req, env);
+    } catch (e) {
+      obs.end(inc, start, 500);
+      throw e;
+    }
+    if (!(r instanceof Promise)) {
+      obs.end(inc, start, r.status);
+      return r;
+    }
+    return r.then(
+      (res) => {
+        obs.end(inc, start, res.status);
+        return res;
+      },
+      (e: unknown) => {
+        obs.end(inc, start, 500);
+        throw e;
+      },
+    );
+  };
+  const wrap =
+    (hono: RequestListener): RequestListener =>
+    (inc, res) => {
+      if (!fast(inc, res)) void hono(inc, res);
+    };
+  return { fetch, wrap };
+}
