@@ -11,8 +11,12 @@ export interface PolicyEvaluator {
   hasRulesAt(ref: Value[]): boolean;
 }
 
+/** A JSON pointer's segments, with RFC 6901 escapes (~1 = "/", ~0 = "~") undone. */
 export function pathRef(p: string): string[] {
-  return p.split('/').filter((s) => s !== '');
+  return p
+    .split('/')
+    .filter((s) => s !== '')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 interface MaskOp {
@@ -76,7 +80,15 @@ function update(root: Value, path: string[], op: MaskOp): Value | undefined {
     out[head!] = op.value ?? null;
     return out;
   }
-  if (!has) return undefined;
+  if (!has) {
+    // Like OPA's mkdirp: an upsert creates the missing objects on its way; a remove has nothing to do.
+    if (op.op === 'remove') return undefined;
+    const child = update(newPlainObject(), rest, op);
+    if (child === undefined) return undefined;
+    const out = copy();
+    out[head!] = child;
+    return out;
+  }
   const child = update(root[head!]!, rest, op);
   if (child === undefined) return undefined;
   const out = copy();

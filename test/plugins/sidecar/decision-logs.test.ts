@@ -132,6 +132,19 @@ drop if input.input.user == "noisy"
     expect(col.events[0]!.input).not.toHaveProperty('password');
   });
 
+  it('upserts through missing objects and reads JSON-pointer escapes in mask paths', async () => {
+    const mask = `package system.log
+mask contains "/input/a~1b"
+mask contains {"op": "upsert", "path": "/input/meta/audit/by", "value": "mask"}
+mask contains "/input/missing/x"
+`;
+    const { col, decide } = await serve({}, { 'log.rego': mask });
+    const r = await decide({ user: 'alice', 'a/b': 'secret' });
+    await waitFor('upload', () => col.events.length >= 1);
+    expect(col.events[0]).toMatchObject({ decision_id: r.decision_id, input: { user: 'alice', meta: { audit: { by: 'mask' } } }, erased: ['/input/a~1b'], masked: ['/input/meta/audit/by'] });
+    expect(col.events[0]!.input).not.toHaveProperty('a/b');
+  });
+
   it('splits uploads at upload_size_limit_bytes (compressed)', async () => {
     const { col, decide } = await serve({ upload_size_limit_bytes: 600 });
     const { randomBytes } = await import('node:crypto');
