@@ -77,6 +77,21 @@ export interface SetTerm extends TermBase {
 export interface CallTerm extends TermBase {
   type: 'call';
   value: Term[];
+  /**
+   * Set when the call is a template string as written (`$"a {x}"`): the parser turns it
+   * into `internal.template_string([...])` for the compiler and keeps the written form
+   * for the formatter and the JSON AST.
+   */
+  template?: TemplateString;
+}
+
+/**
+ * A template string as OPA's AST holds it: constant parts (the literal text, and scalars
+ * written alone in braces) as terms, and each other `{...}` as an expression.
+ */
+export interface TemplateString {
+  multiLine: boolean;
+  parts: (Term | Expr)[];
 }
 export interface ArrayComprehensionTerm extends TermBase {
   type: 'arraycomprehension';

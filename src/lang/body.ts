@@ -65,7 +65,8 @@ export abstract class BodyParser extends Parser {
       const rhs = this.parseTermInfix();
       return { index: 0, terms: [op, lhs, rhs] };
     }
-    if (lhs.type === 'call') return { index: 0, terms: lhs.value };
+    // A template string stays a term (always true), as in OPA.
+    if (lhs.type === 'call' && !lhs.template) return { index: 0, terms: lhs.value };
     return { index: 0, terms: lhs };
   }
 

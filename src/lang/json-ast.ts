@@ -2,7 +2,7 @@
 // `opa parse --format json` prints. Locations are left out unless asked for, as in
 // OPA's default marshalling options; comments are always included.
 
-import type { Annotations, Body, Expr, Head, Import, Location, Module, Rule, Term, With } from './ast.js';
+import type { Annotations, Body, Expr, Head, Import, Location, Module, Rule, TemplateString, Term, With } from './ast.js';
 
 export interface JSONOptions {
   /** Include `location` on terms, expressions, rules, heads, imports and the package. */
@@ -39,10 +39,14 @@ export function termToJSON(t: Term, o: JSONOptions = {}): unknown {
       value = Number.isFinite(n) ? n : t.value;
       break;
     }
+    case 'call':
+      // A template string is its own term type in OPA's AST.
+      if (t.template) return withLoc({ type: 'templatestring', value: templateToJSON(t.template, o) }, t.location, o);
+      value = t.value.map((x) => termToJSON(x, o));
+      break;
     case 'ref':
     case 'array':
     case 'set':
-    case 'call':
       value = t.value.map((x) => termToJSON(x, o));
       break;
     case 'object':
@@ -57,6 +61,13 @@ export function termToJSON(t: Term, o: JSONOptions = {}): unknown {
       break;
   }
   return withLoc({ type: t.type, value }, t.location, o);
+}
+
+function templateToJSON(ts: TemplateString, o: JSONOptions): unknown {
+  const out: Record<string, unknown> = {};
+  if (ts.multiLine) out['multi_line'] = true;
+  out['parts'] = ts.parts.map((p) => ('terms' in p ? exprToJSON(p, o) : termToJSON(p, o)));
+  return out;
 }
 
 function withJSON(w: With, o: JSONOptions): unknown {

@@ -5,6 +5,7 @@
 // parser reports them where OPA would.
 
 import { createToken, Lexer, type IToken, type TokenType } from 'chevrotain';
+import { scanTemplate, templateStartsAt } from './template-scan.js';
 
 /** Token kinds as small integers, for fast switches in the parser. */
 export enum K {
@@ -41,6 +42,8 @@ export enum K {
   LBrace,
   RBrace,
   Illegal,
+  /** A whole template string, `$"..."` or `` $`...` ``, embedded expressions included. */
+  TemplateString,
 }
 
 /** Our kind for each Chevrotain tokenTypeIdx (an array lookup per token, not a Map). */
@@ -55,9 +58,21 @@ function tok(name: string, pattern: RegExp | string, kind: K, extra: Record<stri
 const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\r\n\f\v]+/, group: Lexer.SKIPPED, line_breaks: true });
 const Comment = createToken({ name: 'Comment', pattern: /#[^\r\n]*/, group: 'comments' });
 
+// Embedded expressions nest (braces, strings, other templates), which a regular
+// expression cannot follow: a scanner finds the end. An unterminated template still
+// makes one token, so that the parser reports it.
+const templatePattern = {
+  exec(text: string, offset: number): RegExpExecArray | null {
+    if (!templateStartsAt(text, offset)) return null;
+    const m = [text.slice(offset, scanTemplate(text, offset).end)] as unknown as RegExpExecArray;
+    return m;
+  },
+};
+
 const allTokens: TokenType[] = [
   WhiteSpace,
   Comment,
+  tok('TemplateString', templatePattern as unknown as RegExp, K.TemplateString, { line_breaks: true, start_chars_hint: ['$'] }),
   tok('String', /"(?:[^"\\\r\n]|\\[^\r\n])*"/, K.String),
   tok('BadString', /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/, K.BadString),
   tok('RawString', /`[^`]*`/, K.RawString, { line_breaks: true }),

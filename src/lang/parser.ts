@@ -11,6 +11,7 @@
 import type { Body, CallTerm, Location, RefTerm, StringTerm, Term, VarTerm } from './ast.js';
 import { K, type TokenStream } from './lexer.js';
 import { decodeString } from './strings.js';
+import { parseTemplateString } from './template.js';
 
 export const MAX_DEPTH = 1000;
 
@@ -97,6 +98,7 @@ export const TOKEN_NAMES: Record<K, string> = {
   [K.LBrace]: '{',
   [K.RBrace]: '}',
   [K.Illegal]: 'illegal',
+  [K.TemplateString]: 'template-string-end',
 };
 
 interface Memo {
@@ -122,7 +124,7 @@ export abstract class Parser {
   constructor(
     readonly src: string,
     readonly file: string,
-    readonly ts: TokenStream,
+    public ts: TokenStream,
   ) {}
 
   // ---- token helpers ---------------------------------------------------------
@@ -164,6 +166,20 @@ export abstract class Parser {
   }
   next(): void {
     if (this.pos < this.ts.n) this.pos++;
+  }
+  /** Runs `fn` over another token stream (an expression inside a template string), then resumes. */
+  withTokens<T>(ts: TokenStream, fn: () => T): T {
+    const outer = { ts: this.ts, pos: this.pos, memo: this.memo };
+    this.ts = ts;
+    this.pos = 0;
+    this.memo = new Map();
+    try {
+      return fn();
+    } finally {
+      this.ts = outer.ts;
+      this.pos = outer.pos;
+      this.memo = outer.memo;
+    }
   }
   save(): SavedState {
     return { pos: this.pos, wildcard: this.wildcard };
@@ -344,6 +360,11 @@ export abstract class Parser {
         term = this.parseString();
         this.next();
         break;
+      case K.TemplateString:
+        // Not a ref head or call operator, as in OPA.
+        term = parseTemplateString(this);
+        this.next();
+        return term;
       case K.LBrack:
         term = this.parseArray();
         break;
@@ -724,7 +745,7 @@ export function valueName(t: Term): string {
     case 'set':
       return 'set';
     case 'call':
-      return 'call';
+      return t.template ? 'templatestring' : 'call';
     case 'arraycomprehension':
       return 'arraycomprehension';
     case 'setcomprehension':

@@ -1,7 +1,7 @@
 // Small helpers over terms shared by the parser stages: copying, ground checks and
 // OPA's textual form of refs used in error messages.
 
-import type { Head, Location, Term } from './ast.js';
+import type { Head, Location, TemplateString, Term } from './ast.js';
 
 export function isGround(t: Term): boolean {
   switch (t.type) {
@@ -61,6 +61,25 @@ export function refString(ref: Term[]): string {
   return s;
 }
 
+/** OPA's String() of a template string: always the `$"..."` form. */
+function templateString(ts: TemplateString): string {
+  let s = '$"';
+  for (const p of ts.parts) {
+    if ('terms' in p) {
+      const terms = p.terms;
+      const inner = Array.isArray(terms) ? termString({ type: 'call', value: terms }) : terms.type === 'somedecl' || terms.type === 'every' ? '' : termString(terms);
+      s += '{' + inner + '}';
+    } else if (p.type === 'string') s += escapeTemplateText(JSON.stringify(p.value).slice(1, -1));
+    else s += termString(p);
+  }
+  return s + '"';
+}
+
+/** Template text as written: every literal `{` escaped (JSON escaping never leaves one). */
+export function escapeTemplateText(s: string): string {
+  return s.replaceAll('{', '\\{');
+}
+
 export function termString(t: Term): string {
   switch (t.type) {
     case 'null':
@@ -82,6 +101,7 @@ export function termString(t: Term): string {
     case 'object':
       return '{' + t.value.map(([k, v]) => termString(k) + ': ' + termString(v)).join(', ') + '}';
     case 'call':
+      if (t.template) return templateString(t.template);
       return termString(t.value[0]!) + '(' + t.value.slice(1).map(termString).join(', ') + ')';
     case 'arraycomprehension':
       return '[' + termString(t.value.term) + ' | ...]';

@@ -27,7 +27,8 @@ export function currentCapabilities(v0: boolean): Record<string, unknown> {
     }),
     future_keywords: futureKeywords(v0),
     wasm_abi_versions: [],
-    features: v0 ? ['keywords_in_refs'] : ['keywords_in_refs', 'rego_v1'],
+    // Template strings parse in both syntaxes.
+    features: v0 ? ['keywords_in_refs', 'template_strings'] : ['keywords_in_refs', 'rego_v1', 'template_strings'],
   };
 }
 

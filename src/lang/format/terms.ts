@@ -7,6 +7,7 @@ import type { Body, Location, Term } from '../ast.js';
 import { decodeString } from '../strings.js';
 import { writeBody, writeExpr } from './body.js';
 import { closingRow, endRow } from './source.js';
+import { writeTemplate } from './template.js';
 import { CommentClash, commentRow, type Writer } from './writer.js';
 
 /** Infix operators by builtin name, with binding strength (higher binds tighter). */
@@ -111,7 +112,8 @@ export function writeTermParens(w: Writer, t: Term, parens: boolean): void {
       writeRef(w, t.value);
       break;
     case 'call':
-      writeCall(w, parens, t.value, false);
+      if (t.template) writeTemplate(w, t.template);
+      else writeCall(w, parens, t.value, false);
       break;
     case 'array':
       w.write('[');
