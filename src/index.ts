@@ -6,6 +6,7 @@ export * from './lang/index.js';
 export { Regolith, PreparedQuery, IOPending, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult } from './eval/api.js';
 export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery } from './compiler/index.js';
 export { RegoEvalError } from './eval/errors.js';
+export { ndBuiltinCacheValue } from './eval/builtins/nd-cache.js';
 export { QueryPlan, type RawResult, type RunOptions } from './eval/query.js';
 export { BufferTracer, type Tracer, type ExplainMode } from './eval/explain.js';
 export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from './eval/trace/coverage.js';

@@ -33,6 +33,11 @@ export interface EvaluateOptions {
   metrics?: Record<string, number>;
   /** Receives rule entries/exits and trace() notes (see BufferTracer for explain modes). */
   tracer?: Tracer;
+  /**
+   * Receives the answers of non-deterministic built-ins (OPA's nd_builtin_cache); pass an
+   * empty Map and turn it into the decision-log shape with ndBuiltinCacheValue.
+   */
+  ndBuiltinCache?: Map<string, Map<string, Value>>;
 }
 
 export interface ExpressionResult {
@@ -72,6 +77,7 @@ export class PreparedQuery {
       maxDepth: o.maxDepth,
       metrics: o.metrics,
       tracer: o.tracer,
+      ndCache: o.ndBuiltinCache,
     };
   }
 

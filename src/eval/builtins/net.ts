@@ -64,10 +64,7 @@ function matchOperand(v: Value): [Value, Value][] {
 }
 
 function lookupIPAddr(name: string, ctx: BuiltinContext): Value {
-  // One answer per query, as OPA's built-in cache does.
-  let cache = ctx.ndCache.get('net.lookup_ip_addr');
-  const cached = cache?.get(name);
-  if (cached !== undefined) return cached;
+  // One answer per query: the registry's nd-cache wrapper.
   const res = ctx.awaitIO('net.lookup_ip_addr:' + name, async (): Promise<Value> => {
     try {
       const addrs = await dns.lookup(name, { all: true, verbatim: true });
@@ -85,11 +82,6 @@ function lookupIPAddr(name: string, ctx: BuiltinContext): Value {
     const ip = parseIP(a);
     set.add(ip ? ipString(ip) : a);
   }
-  if (!cache) {
-    cache = new Map();
-    ctx.ndCache.set('net.lookup_ip_addr', cache);
-  }
-  cache.set(name, set);
   return set;
 }
 

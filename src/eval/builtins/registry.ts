@@ -4,6 +4,7 @@
 import type { Location } from '../../lang/ast.js';
 import type { Value } from '../value/index.js';
 import type { FunctionDecl } from './decl.js';
+import { ndRecorded } from './nd-cache.js';
 
 export interface BuiltinContext {
   /** The built-in's name, for messages. */
@@ -61,7 +62,8 @@ const table = new Map<string, BuiltinDef>();
 export function registerBuiltins(defs: BuiltinDef[]): void {
   for (const d of defs) {
     if (table.has(d.name)) throw new Error(`built-in ${d.name} registered twice`);
-    table.set(d.name, d);
+    // Non-deterministic built-ins answer once per query and are recorded (nd_builtin_cache).
+    table.set(d.name, d.nondeterministic ? { ...d, fn: ndRecorded(d.name, d.fn) } : d);
   }
 }
 

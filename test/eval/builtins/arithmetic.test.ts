@@ -105,7 +105,7 @@ describe('numbers.range / range_step', () => {
   test('errors', () => {
     expectError(() => call('numbers.range', 1.5, 2), 'eval_type_error', 'operand 1 must be integer number but got floating-point number');
     expectError(() => call('numbers.range', 'a', 2), 'eval_type_error', 'operand 1 must be integer but got string');
-    expectError(() => call('numbers.range_step', 1, 2, 0), 'eval_builtin_error', 'numbers.range_step: step must be a positive integer');
+    expectError(() => call('numbers.range_step', 1, 2, 0), 'eval_builtin_error', 'numbers.range_step: step must be a positive number above zero');
   });
 });
 
