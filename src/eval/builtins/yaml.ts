@@ -3,11 +3,12 @@
 // sorted keys and unindented block sequences when marshalling.
 
 import yaml from 'js-yaml';
-import { compareStrings, newPlainObject, toJS, type Value } from '../value/index.js';
+import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../value/index.js';
 import { T } from './decl.js';
 import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { str } from './strings-util.js';
+import { goYAMLIntType } from './yaml-int.js';
 
 // go-yaml v2's booleans (YAML 1.1); this type replaces js-yaml's core one, so it lists true/false too.
 const BOOL11 = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$/;
@@ -22,6 +23,9 @@ const yaml11Bool = new yaml.Type('tag:yaml.org,2002:bool', {
 
 const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [yaml11Bool, ...(yaml.DEFAULT_SCHEMA as unknown as { implicit: yaml.Type[] }).implicit.filter((t) => (t as unknown as { tag: string }).tag === 'tag:yaml.org,2002:merge')] });
 
+// Reading: integers as go-yaml v2 resolves them (octal "017", "1_000", exact uint64).
+const LOAD_SCHEMA = SCHEMA.extend({ implicit: [goYAMLIntType] });
+
 /** js-yaml's result as a Rego value (keys are strings; numbers stay numbers). */
 function fromYAML(v: unknown): Value {
   if (v === undefined || v === null) return null;
@@ -30,6 +34,7 @@ function fromYAML(v: unknown): Value {
     // .inf / .nan have no JSON form; OPA fails on them as well.
     throw builtinError('json: unsupported value: ' + String(v).replace('Infinity', '+Inf'));
   }
+  if (typeof v === 'bigint') return parseNumber(v.toString())!;
   if (typeof v === 'string' || typeof v === 'boolean') return v;
   if (Array.isArray(v)) return v.map(fromYAML);
   if (typeof v === 'object') {
@@ -53,7 +58,7 @@ function goYAMLError(e: yaml.YAMLException, src: string): string {
 export function unmarshalYAML(s: string): Value {
   let docs: unknown[];
   try {
-    docs = yaml.loadAll(s, undefined, { schema: SCHEMA, json: true });
+    docs = yaml.loadAll(s, undefined, { schema: LOAD_SCHEMA, json: true });
   } catch (e) {
     if (e instanceof yaml.YAMLException) throw builtinError(goYAMLError(e, s));
     throw e;
