@@ -1,8 +1,8 @@
 // json.patch, json.filter and json.remove on Rego values (sets and non-string keys
 // included), following OPA: paths are "a/b/c" strings (leading slashes dropped, ~0 ~1
-// unescaped) or arrays of segments; a failed patch makes json.patch undefined.
+// unescaped) or arrays of segments; a failed patch is a built-in error (undefined unless strict).
 
-import { RSet, RObject, equal, isPlainObject, makeObject, objectEntries, objectGet, typeName, type Value } from '../value/index.js';
+import { RSet, RObject, equal, isPlainObject, makeObject, objectEntries, objectGet, toRegoString, typeName, type Value } from '../value/index.js';
 import { typeError } from './strings-util.js';
 
 export class PatchError extends Error {}
@@ -255,7 +255,12 @@ export function applyPatch(doc: Value, ops: Value[]): Value {
         doc = insert(doc, path, render(doc, from));
         break;
       case 'test':
-        if (!equal(render(doc, path), value)) throw new PatchError('test failed');
+        {
+          const found = render(doc, path);
+          // OPA's wording for a failed test (values in Rego syntax).
+          if (!equal(found, value))
+            throw new PatchError(`value from EditTree != patch value.\n\nExpected: ${toRegoString(value)}\n\nFound: ${toRegoString(found)}`);
+        }
         break;
     }
   }

@@ -189,8 +189,9 @@ const defs: BuiltinDef[] = [
       try {
         return applyPatch(a[0]!, ops);
       } catch (e) {
-        // A patch that cannot be applied makes the call undefined, as in OPA.
-        if (e instanceof PatchError) return undefined;
+        // A patch that cannot be applied is a built-in error in OPA: undefined without
+        // strict-builtin-errors, an eval_builtin_error with them.
+        if (e instanceof PatchError) throw builtinError(e.message);
         throw e;
       }
     },

@@ -71,6 +71,8 @@ describe('json.filter / json.remove', () => {
 
 describe('json.patch', () => {
   const patch = (doc: Value, ...ops: Record<string, Value>[]) => call('json.patch', doc, ops.map(obj));
+  // A failed patch is a built-in error in OPA (undefined unless strict-builtin-errors).
+  const fails = (doc: Value, ...ops: Record<string, Value>[]) => callError('json.patch', doc, ops.map(obj)).code;
   it('applies RFC 6902 operations', () => {
     expect(patch(obj({ foo: 'bar' }), { op: 'add', path: '/baz', value: 'qux' })).toEqual({ foo: 'bar', baz: 'qux' });
     expect(patch(obj({ foo: ['bar', 'baz'] }), { op: 'add', path: '/foo/1', value: 'qux' })).toEqual({ foo: ['bar', 'qux', 'baz'] });
@@ -87,21 +89,21 @@ describe('json.patch', () => {
       boo: { qux: 'hello' },
     });
   });
-  it('is undefined when an operation fails', () => {
-    expect(patch(obj({ q: obj({ bar: 2 }) }), { op: 'add', path: '/a/b', value: 1 })).toBeUndefined();
-    expect(patch(obj({ baz: 'qux' }), { op: 'test', path: '/baz', value: 'bar' })).toBeUndefined();
-    expect(patch(['foo', 'sil'], { op: 'add', path: '/3', value: 'bar' })).toBeUndefined();
-    expect(patch(['foo', 'bar'], { op: 'test', path: '/01', value: 'bar' })).toBeUndefined();
-    expect(patch(['foo', 'bar'], { op: 'test', path: '/1e0', value: 'bar' })).toBeUndefined();
-    expect(patch(obj({ foo: 1 }), { op: 'spam', path: '/foo', value: 1 })).toBeUndefined();
-    expect(patch(obj({}), { op: 'add', path: null, value: 'bar' })).toBeUndefined();
-    expect(patch([1], { op: 'add', path: '/-' })).toBeUndefined();
-    expect(patch(obj({ foo: 'bar' }), { op: 'remove', path: '/baz' })).toBeUndefined();
+  it('fails with eval_builtin_error when an operation fails', () => {
+    expect(fails(obj({ q: obj({ bar: 2 }) }), { op: 'add', path: '/a/b', value: 1 })).toBe('eval_builtin_error');
+    expect(fails(obj({ baz: 'qux' }), { op: 'test', path: '/baz', value: 'bar' })).toBe('eval_builtin_error');
+    expect(fails(['foo', 'sil'], { op: 'add', path: '/3', value: 'bar' })).toBe('eval_builtin_error');
+    expect(fails(['foo', 'bar'], { op: 'test', path: '/01', value: 'bar' })).toBe('eval_builtin_error');
+    expect(fails(['foo', 'bar'], { op: 'test', path: '/1e0', value: 'bar' })).toBe('eval_builtin_error');
+    expect(fails(obj({ foo: 1 }), { op: 'spam', path: '/foo', value: 1 })).toBe('eval_builtin_error');
+    expect(fails(obj({}), { op: 'add', path: null, value: 'bar' })).toBe('eval_builtin_error');
+    expect(fails([1], { op: 'add', path: '/-' })).toBe('eval_builtin_error');
+    expect(fails(obj({ foo: 'bar' }), { op: 'remove', path: '/baz' })).toBe('eval_builtin_error');
   });
   it('works on sets and relative paths', () => {
     expect(patch(obj({ foo: RSet.of('a', 'b', 'c') }), { op: 'remove', path: 'foo/b' })).toEqual({ foo: RSet.of('a', 'c') });
     expect(patch(obj({ foo: RSet.of('a') }), { op: 'add', path: 'foo/d', value: 'd' })).toEqual({ foo: RSet.of('a', 'd') });
-    expect(patch(obj({ foo: RSet.of('a') }), { op: 'add', path: 'foo/d', value: 'e' })).toBeUndefined();
+    expect(fails(obj({ foo: RSet.of('a') }), { op: 'add', path: 'foo/d', value: 'e' })).toBe('eval_builtin_error');
     expect(patch(RSet.of([1]), { op: 'add', path: [[1], 1], value: 2 })).toEqual(RSet.of([1, 2]));
     expect(patch(makeObject([[1, 'x']]), { op: 'replace', path: [1], value: 'y' })).toEqual(makeObject([[1, 'y']]));
   });
