@@ -7,7 +7,14 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type Value } from '../index.js';
-import { BundleError, parseDataJSON, parseDataYAML, readBundle, regoVersionForFile } from '../plugins/bundle/index.js';
+import {
+  BundleError,
+  parseDataJSON,
+  parseDataYAML,
+  readBundle,
+  regoVersionForFile,
+  type VerificationConfig,
+} from '../plugins/bundle/index.js';
 import { insertData } from '../plugins/bundle/data-tree.js';
 import { globMatch } from '../plugins/bundle/verify.js';
 
@@ -32,6 +39,8 @@ export interface LoadOptions {
   ignore?: string[];
   /** Syntax of modules that do not say otherwise (bundle manifests can). */
   regoVersion?: RegoVersion;
+  /** Keys that bundle paths (not plain paths) must be signed with; unset, signatures are not checked. */
+  verification?: VerificationConfig;
 }
 
 /** A loading problem the user must fix; the message is OPA-like and shown as is. */
@@ -60,6 +69,7 @@ class Collector {
   constructor(
     readonly ignore: string[],
     readonly regoVersion: RegoVersion,
+    readonly verification?: VerificationConfig,
   ) {}
 
   private merge(key: string[], value: Value, file: string): void {
@@ -114,10 +124,10 @@ class Collector {
     for (const [file, ...key] of pending) await this.file(file!, key);
   }
 
-  async bundle(path: string, key: string[] = []): Promise<void> {
+  async bundle(path: string, key: string[] = [], verification?: VerificationConfig): Promise<void> {
     let b;
     try {
-      b = await readBundle(path, { skipVerify: true });
+      b = await readBundle(path, verification ? { verification } : { skipVerify: true });
     } catch (e) {
       if (e instanceof BundleError) throw new LoadError(e.message);
       throw e;
@@ -137,11 +147,11 @@ class Collector {
 
 /** Reads every path; throws LoadError naming the file that could not be used. */
 export async function loadPaths(opts: LoadOptions): Promise<Loaded> {
-  const c = new Collector(opts.ignore ?? [], opts.regoVersion ?? 'v1');
+  const c = new Collector(opts.ignore ?? [], opts.regoVersion ?? 'v1', opts.verification);
   for (const p of opts.paths ?? []) await c.path(p);
   for (const b of opts.bundles ?? []) {
     if (!existsSync(b)) throw new LoadError(`stat ${b}: no such file or directory`);
-    await c.bundle(b);
+    await c.bundle(b, [], opts.verification);
   }
   return { modules: c.modules, data: c.data };
 }

@@ -11,6 +11,9 @@ export function createProgram(): Command {
   const program = new Command('regolith')
     .description('Regolith: a policy decision server with an embedded Rego evaluator, compatible with Open Policy Agent')
     .version(regolithVersion(), '--version', 'print the version of regolith')
+    // Program options only before the subcommand: `capabilities --version v1.20.0` is the
+    // subcommand's own flag, not the program's --version.
+    .enablePositionalOptions()
     .showHelpAfterError("(run with --help for usage)")
     .configureOutput({ outputError: (str, write) => write(red(str)) })
     .exitOverride()

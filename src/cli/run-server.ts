@@ -9,6 +9,7 @@ import { startServer, type RunningServer } from '../server/index.js';
 import { RegolithEngine } from '../server/engine-regolith.js';
 import { Store } from '../storage/index.js';
 import type { Module, RegoVersion } from '../index.js';
+import type { VerificationConfig } from '../plugins/bundle/index.js';
 import { CLIError } from './io.js';
 import { loadPaths, type Loaded } from './load-paths.js';
 import { buildPolicySet, CommandErrors, toErrorDetails } from './policy-set.js';
@@ -29,6 +30,8 @@ export interface RunServerOptions {
   watch: boolean;
   ignore: string[];
   shutdownGraceMs: number;
+  /** Keys the -b bundles must be signed with (--verification-key). */
+  verification?: VerificationConfig;
 }
 
 interface LoadedPolicies {
@@ -42,6 +45,7 @@ async function load(o: RunServerOptions): Promise<LoadedPolicies> {
     bundles: o.bundleMode ? o.paths : [],
     ignore: o.ignore,
     regoVersion: o.regoVersion,
+    verification: o.verification,
   });
   // Parse and compile up front so that broken policies are reported before listening.
   const set = buildPolicySet(loaded, { regoVersion: o.regoVersion });

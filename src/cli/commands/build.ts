@@ -18,6 +18,7 @@ import {
 import { prettyErrors } from '../rego-errors.js';
 import { CLIError, examples } from '../io.js';
 import { collectList } from '../options.js';
+import { addVerificationOptions, verificationConfig } from '../verification-flags.js';
 
 interface BuildFlags {
   output: string;
@@ -31,15 +32,9 @@ interface BuildFlags {
   verificationKey?: string;
   verificationKeyId: string;
   scope?: string;
-  excludeFilesVerification: string[];
+  excludeFilesVerify: string[];
   v0Compatible?: boolean;
   v1Compatible?: boolean;
-}
-
-/** Key material given on the command line: a file when one exists at that path. */
-function keyMaterial(value: string): string {
-  if (!value.startsWith('-----BEGIN') && existsSync(value) && statSync(value).isFile()) return readFileSync(value, 'utf8');
-  return value;
 }
 
 function readClaims(path: string): Record<string, unknown> {
@@ -87,14 +82,7 @@ export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
         ...(f.claimsFile ? { claims: readClaims(f.claimsFile) } : { keyid: f.verificationKeyId }),
       }
     : undefined;
-  const verification: VerificationConfig | undefined = f.verificationKey
-    ? {
-        keys: { [f.verificationKeyId]: { key: keyMaterial(f.verificationKey), algorithm: f.signingAlg, scope: f.scope } },
-        keyid: f.verificationKeyId,
-        scope: f.scope,
-        exclude_files: f.excludeFilesVerification,
-      }
-    : undefined;
+  const verification: VerificationConfig | undefined = verificationConfig(f);
   if ((signing || verification) && !f.bundle) {
     throw new CLIError('enable bundle mode (ie. --bundle) to verify or sign bundle files or directories');
   }
@@ -123,7 +111,7 @@ export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
 }
 
 export function registerBuild(program: Command): Command {
-  return program
+  const cmd = program
     .command('build')
     .description('Build a bundle')
     .argument('<path...>', 'policy and data files or directories (bundle directories or archives with -b)')
@@ -135,10 +123,6 @@ export function registerBuild(program: Command): Command {
     .option('--signing-key <key>', 'set the secret (HMAC) or path of the PEM file containing the private key (RSA and ECDSA)')
     .option('--signing-alg <alg>', 'name of the signing algorithm', 'RS256')
     .option('--claims-file <file>', 'set path of JSON file containing optional claims (see OPA\'s signature format)')
-    .option('--verification-key <key>', 'set the secret (HMAC) or path of the PEM file containing the public key (RSA and ECDSA)')
-    .option('--verification-key-id <id>', 'name assigned to the verification key used for bundle verification', 'default')
-    .option('--scope <scope>', 'scope to use for bundle signature verification')
-    .option('--exclude-files-verification <glob>', 'set file names to exclude during bundle verification', collectList, [])
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
     .addHelpText(
@@ -152,4 +136,5 @@ export function registerBuild(program: Command): Command {
       ]),
     )
     .action(async (paths: string[], flags: BuildFlags) => doBuild(paths, flags));
+  return addVerificationOptions(cmd, false);
 }

@@ -6,8 +6,10 @@ import { CLIError, examples } from '../io.js';
 import { collectList } from '../options.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../run-logger.js';
 import { runServer } from '../run-server.js';
+import { addVerificationOptions, verificationConfig, type VerificationFlags } from '../verification-flags.js';
 
-interface RunFlags {
+interface RunFlags extends VerificationFlags {
+  skipVerify?: boolean;
   server?: boolean;
   addr: string[];
   configFile?: string;
@@ -28,7 +30,7 @@ function collect(value: string, previous: string[] = []): string[] {
 }
 
 export function registerRun(program: Command): Command {
-  return program
+  const cmd = program
     .command('run')
     .description('Start the policy decision server (--server)')
     .argument('[paths...]', 'policy and data files or directories (bundle directories or archives with -b)')
@@ -45,6 +47,8 @@ export function registerRun(program: Command): Command {
     .option('--shutdown-grace-period <seconds>', 'set the time (in seconds) that the server will wait to gracefully shut down', '10')
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
+    .option('--skip-verify', 'disables bundle signature verification');
+  return addVerificationOptions(cmd)
     .addHelpText(
       'after',
       examples([
@@ -53,6 +57,7 @@ export function registerRun(program: Command): Command {
         'regolith run -s -b bundle.tar.gz --log-format text',
         'regolith run -s -c config.yaml --set default_decision=/httpapi/authz/allow',
         'regolith run -s --watch policies/',
+        'regolith run -s -b bundle.tar.gz --verification-key public.pem --signing-alg RS256',
       ]),
     )
     .action(async (paths: string[], f: RunFlags) => {
@@ -64,6 +69,8 @@ export function registerRun(program: Command): Command {
       const grace = Number(f.shutdownGracePeriod);
       if (!Number.isFinite(grace) || grace < 0) throw new CLIError(`invalid argument "${f.shutdownGracePeriod}" for "--shutdown-grace-period" flag`);
       if (f.watch && f.bundle) throw new CLIError('--watch is not supported together with --bundle');
+      const verification = f.skipVerify ? undefined : verificationConfig(f);
+      if (verification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
       process.exitCode = await runServer({
         paths,
         bundleMode: !!f.bundle,
@@ -77,6 +84,7 @@ export function registerRun(program: Command): Command {
         watch: !!f.watch,
         ignore: f.ignore,
         shutdownGraceMs: grace * 1000,
+        verification,
       });
     });
 }

@@ -36,7 +36,9 @@ const EXPLAIN = ['fails', 'full', 'notes', 'debug'];
 const BENCH_TIME_MS = 1000;
 
 function progress(r: TestResult, i: number, total: number): void {
-  const text = `running ${i + 1}/${total}: ${r.pkg}.${r.name}`.slice(0, (process.stderr.columns ?? 80) - 1);
+  // A terminal reporting no width (columns 0, as under `script`) gets 80, never a negative slice.
+  const width = Math.max(process.stderr.columns || 80, 20);
+  const text = `running ${i + 1}/${total}: ${r.pkg}.${r.name}`.slice(0, width - 1);
   process.stderr.write(`\r\x1b[2K${text}`);
   if (i + 1 === total) process.stderr.write('\r\x1b[2K');
 }
