@@ -135,8 +135,16 @@ function usesName(r: Rule, name: string): boolean {
     term(t: Term) {
       if (t.type === 'var' && t.value === name) found = true;
     },
+    // A call's operator (`lib.f(1)`) is a use of the import too.
+    call(op: Term) {
+      walkTerm(op, visit);
+    },
   };
   walkBody(r.body, visit);
+  // So is a `with` target (`with lib.f as mock`), which the body walk does not visit.
+  forEachExpr(r.body, (e) => {
+    for (const w of e.with ?? []) walkTerm(w.target, visit);
+  });
   for (const t of headTerms(r)) walkTerm(t, visit);
   return found;
 }

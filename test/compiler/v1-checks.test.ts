@@ -60,6 +60,12 @@ describe('strict mode', () => {
     expect(msgs(['package a\n\nf(a, b) := a\n'], true)).toEqual(['unused argument b. (hint: use _ (wildcard variable) instead)']);
     expect(msgs(['package a\n\nimport data.x\n\nf(a, _) := x[a]\n'], true)).toEqual([]);
   });
+  it('counts a function call or a with target through an import as a use', () => {
+    const lib = 'package lib\n\nf(x) := x + 1\n';
+    expect(msgs([lib, 'package a\n\nimport data.lib\n\np if lib.f(1) == 2\n'], true)).toEqual([]);
+    expect(msgs([lib, 'package a\n\nimport data.lib\n\np if not lib.f(1)\n'], true)).toEqual([]);
+    expect(msgs([lib, 'package a\n\nimport data.lib\n\ng(_) := 3\n\np if data.lib.f(1) == 3 with lib.f as g\n'], true)).toEqual([]);
+  });
   it('is off by default', () => {
     expect(msgs(['package a\n\nimport data.x\n\nf(a, b) := a\n\np if {\n  y := 1\n  true\n}\n'])).toEqual([]);
   });
