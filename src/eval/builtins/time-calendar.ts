@@ -1,6 +1,8 @@
 // Civil calendar arithmetic (proleptic Gregorian, as Go's time package) and time zones
 // through Intl. Instants are bigint nanoseconds since the Unix epoch.
 
+import { tzAbbreviation } from './tzif.js';
+
 export const NS_PER_SEC = 1_000_000_000n;
 export const MIN_I64 = -(2n ** 63n);
 export const MAX_I64 = 2n ** 63n - 1n;
@@ -118,6 +120,8 @@ export function loadZone(name: string): Zone | undefined {
       for (const p of abbrFmt.formatToParts(new Date(ms))) if (p.type === 'timeZoneName') abbr = p.value;
       // Intl writes "GMT+5:30" where the zone has no abbreviation; Go's tzdata writes "+0530" or "+05".
       if (/^GMT[+-]/.test(abbr) || abbr === 'GMT' && offset !== 0) abbr = numericAbbr(offset);
+      // Go takes the abbreviation from the system tzdata when it is there.
+      abbr = tzAbbreviation(name, sec, offset) ?? abbr;
       return { offset, abbr };
     },
   };
