@@ -90,7 +90,7 @@ function build(rules: CompiledRule[]): RuleIndex | null {
 export function candidates(node: RuleNode, kind: 'complete' | 'sets', ev: EvalCtx): CompiledRule[] {
   const rules = node[kind];
   if (rules.length < MIN_RULES) return rules;
-  const key = 'index:' + kind;
+  const key = kind === 'complete' ? 'index:complete' : 'index:sets';
   let idx = node.cache[key] as RuleIndex | null | undefined;
   if (idx === undefined) node.cache[key] = idx = build(rules);
   if (!idx) return rules;

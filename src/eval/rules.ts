@@ -74,7 +74,8 @@ function ruleValue(r: CompiledRule, ev: EvalCtx, msg: string): Value | undefined
  * other rule can conflict with it.
  */
 function sameConstant(node: RuleNode, kind: 'complete' | 'funcs'): boolean {
-  const key = 'early:' + kind;
+  // constant keys: a key built by concatenation would be re-hashed on every call
+  const key = kind === 'complete' ? 'early:complete' : 'early:funcs';
   let v = node.cache[key] as boolean | undefined;
   if (v === undefined) {
     const rules = node[kind];
