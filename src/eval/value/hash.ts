@@ -33,7 +33,24 @@ function mix(h: number, x: number): number {
   return (h ^ (h >>> 15)) | 0;
 }
 
+/** Nodes visited by the hash being computed (decides whether its result is worth caching). */
+let work = 0;
+
 export function hashValue(v: Value): number {
+  if (typeof v !== 'object' || v === null || Array.isArray(v) || v instanceof RSet || v instanceof RObject || v instanceof BigNum) return hashOf(v);
+  // plain object: cached for the evaluation, but only at the root of a hash and when it
+  // was costly (a cache entry costs more than hashing a few fields, and the members of a
+  // hashed object are rarely hashed on their own)
+  const h = objectHashCache.get(v);
+  if (h !== undefined) return h;
+  const before = work;
+  const x = hashOf(v);
+  if (work - before > 24) objectHashCache.set(v, x);
+  return x;
+}
+
+function hashOf(v: Value): number {
+  work++;
   switch (typeof v) {
     case 'string':
       return hashString(v);
@@ -45,21 +62,18 @@ export function hashValue(v: Value): number {
       if (v === null) return 0x1b873593;
       if (Array.isArray(v)) {
         let h = 0x3c6ef372 ^ v.length;
-        for (let i = 0; i < v.length; i++) h = mix(h, hashValue(v[i]!));
+        for (let i = 0; i < v.length; i++) h = mix(h, hashOf(v[i]!));
         return h;
       }
       if (v instanceof RSet || v instanceof RObject) return v.hash();
       if (v instanceof BigNum) return hashString(v.mant.toString() + 'e' + v.exp);
       {
-        // plain object: order-independent sum of entry hashes, cached for the evaluation
-        let h = objectHashCache.get(v);
-        if (h !== undefined) return h;
-        h = 0x7f4a7c15;
+        // plain object: order-independent sum of entry hashes
+        let h = 0x7f4a7c15;
         for (const k in v) {
           if (!Object.hasOwn(v, k)) continue;
-          h = (h + mix(hashString(k), hashValue(v[k]!))) | 0;
+          h = (h + mix(hashString(k), hashOf(v[k]!))) | 0;
         }
-        objectHashCache.set(v, h);
         return h;
       }
     default:
