@@ -200,6 +200,28 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
   return truthy(callWith(callee, args.map((a) => compileTerm(a, pc))), next, o?.valueSlot);
 }
 
+/** The slot of a plain variable that an iteration binds afresh, when the term is one. */
+function freshSlot(t: Term, pc: PlanCtx): number | undefined {
+  return t.type === 'var' && !pc.isBound(t.value) ? pc.slotOf(t.value) : undefined;
+}
+
+// Binding iteration variables straight into their slots: no matcher closure per element.
+function bind1(fr: Frame, s: number, v: Value, k: Step): boolean {
+  fr.slots[s] = v;
+  const r = k(fr);
+  fr.slots[s] = undefined;
+  return r;
+}
+
+function bind2(fr: Frame, s: number, v: Value, t: number, w: Value, k: Step): boolean {
+  fr.slots[s] = v;
+  fr.slots[t] = w;
+  const r = k(fr);
+  fr.slots[s] = undefined;
+  fr.slots[t] = undefined;
+  return r;
+}
+
 function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
   const order = iterationFor(pc);
   let k = next;
@@ -213,10 +235,30 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
     if (name === 'internal.member_3' && args.length === 3) {
       const kc = compileTerm(args[0]!, pc);
       const vc = compileTerm(args[1]!, pc);
-      k = (fr) => coll.gen(fr, (c) => order(fr)(c, (key, val) => (fr.ev.q.tick(), kc.match(fr, key, (f) => vc.match(f, val, after)))));
+      const ks = freshSlot(args[0]!, pc);
+      const vs = freshSlot(args[1]!, pc);
+      if (ks !== undefined && vs !== undefined && ks !== vs)
+        k = (fr) =>
+          coll.gen(fr, (c) =>
+            order(fr)(c, (key, val) => {
+              fr.ev.q.tick();
+              if (fr.slots[ks] === undefined && fr.slots[vs] === undefined) return bind2(fr, ks, key, vs, val, after);
+              return kc.match(fr, key, (f) => vc.match(f, val, after));
+            }),
+          );
+      else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (key, val) => (fr.ev.q.tick(), kc.match(fr, key, (f) => vc.match(f, val, after)))));
     } else {
       const vc = compileTerm(args[0]!, pc);
-      k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
+      const vs = freshSlot(args[0]!, pc);
+      if (vs !== undefined)
+        k = (fr) =>
+          coll.gen(fr, (c) =>
+            order(fr)(c, (_key, val) => {
+              fr.ev.q.tick();
+              return fr.slots[vs] === undefined ? bind1(fr, vs, val, after) : vc.match(fr, val, after);
+            }),
+          );
+      else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }
   return k;
@@ -226,6 +268,9 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   const dom = compileTerm(t.domain, pc);
   const kc = t.key ? compileTerm(t.key, pc) : undefined;
   const vc = compileTerm(t.value, pc);
+  const ks = t.key ? freshSlot(t.key, pc) : undefined;
+  // `every x, x in ...` must compare key and value: leave it to the matchers
+  const vs = ks !== undefined && ks === freshSlot(t.value, pc) ? undefined : freshSlot(t.value, pc);
   const kv: string[] = [];
   if (t.key) forEachVarShallow(t.key, (n) => kv.push(n));
   forEachVarShallow(t.value, (n) => kv.push(n));
@@ -238,7 +283,10 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
       if (!isCollection(d)) return false;
       const failed = order(fr)(d, (key, val) => {
         fr.ev.q.tick();
-        const ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
+        let ok: boolean;
+        if (vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
+          ok = ks === undefined ? bind1(fr, vs, val, body) : bind2(fr, ks, key, vs, val, body);
+        else ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
         return !ok;
       });
       return failed ? false : next(fr);
