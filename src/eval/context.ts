@@ -105,7 +105,7 @@ export class QueryState {
   checkLimits(): void {
     if (this.signal?.aborted) throw new RegoEvalError('eval_cancel_error', 'caller cancelled query execution');
     // OPA reports a deadline (opa eval --timeout, server timeouts) as a cancellation too
-    if (Date.now() > this.deadline) throw new RegoEvalError('eval_cancel_error', 'caller cancelled query execution');
+    if (this.deadline !== Infinity && Date.now() > this.deadline) throw new RegoEvalError('eval_cancel_error', 'caller cancelled query execution');
   }
 
   enter(): void {
@@ -171,8 +171,15 @@ class BuiltinCtx implements BuiltinContext {
 export class EvalCtx {
   /** complete rule values, docs and sets of nodes; keys are RuleNode objects */
   readonly memo = new Map<object, Value | typeof UNDEF>();
-  readonly docMemo = new Map<object, Value | typeof UNDEF>();
-  readonly fnMemo = new Map<object, ArgsMemo>();
+  // made on first use: many decisions read no merged document and call no function
+  private _docMemo: Map<object, Value | typeof UNDEF> | undefined;
+  private _fnMemo: Map<object, ArgsMemo> | undefined;
+  get docMemo(): Map<object, Value | typeof UNDEF> {
+    return (this._docMemo ??= new Map());
+  }
+  get fnMemo(): Map<object, ArgsMemo> {
+    return (this._fnMemo ??= new Map());
+  }
   constructor(
     readonly q: QueryState,
     readonly input: Value | undefined,
