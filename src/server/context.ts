@@ -6,7 +6,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import type { Value } from '../eval/value/index.js';
+import { newPlainObject, type Value } from '../eval/value/index.js';
+import { ndBuiltinCacheValue } from '../index.js';
 import type { Engine } from './engine.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 import type { GzipSettings } from './respond.js';
@@ -29,7 +30,14 @@ export interface DecisionEvent {
   timestamp: string;
   metrics?: Record<string, number>;
   requested_by?: string;
+  /** OPA's nd_builtin_cache: the non-deterministic built-in answers the decision used. */
+  nd_builtin_cache?: Value;
 }
+
+/** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
+export type DecisionRecord = Omit<DecisionEvent, 'timestamp' | 'nd_builtin_cache'> & {
+  ndCache?: Map<string, Map<string, Value>>;
+};
 
 export interface VersionInfo {
   version: string;
@@ -69,7 +77,12 @@ export interface ServerContext {
   version: VersionInfo;
   /** A new decision id, or undefined when decision logging is off. */
   decisionId(): string | undefined;
-  logDecision(event: Omit<DecisionEvent, 'timestamp'>): void;
+  /**
+   * A fresh map for one decision's non-deterministic built-in answers when they are
+   * logged (decision logging on and top-level `nd_builtin_cache: true`), else undefined.
+   */
+  ndCache(): Map<string, Map<string, Value>> | undefined;
+  logDecision(event: DecisionRecord): void;
   logger?: Logger;
 }
 
@@ -123,6 +136,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     build_hostname: opts.version?.build_hostname ?? '',
   };
   const logger = opts.logger;
+  const ndEnabled = !!opts.decisionLogger && config['nd_builtin_cache'] === true;
   return {
     engine: opts.engine,
     opts,
@@ -133,11 +147,15 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     version,
     logger,
     decisionId: () => (opts.decisionLogger ? (opts.decisionIdFactory ?? randomUUID)() : undefined),
-    logDecision: (event) => {
+    ndCache: () => (ndEnabled ? new Map() : undefined),
+    logDecision: ({ ndCache, ...event }) => {
       const sink = opts.decisionLogger;
       if (!sink || !event.decision_id) return;
       try {
-        const p = sink({ ...event, timestamp: new Date().toISOString() });
+        const full: DecisionEvent = { ...event, timestamp: new Date().toISOString() };
+        // OPA logs the cache whenever it is enabled: {} when no such built-in ran.
+        if (ndCache) full.nd_builtin_cache = ndBuiltinCacheValue(ndCache) ?? newPlainObject();
+        const p = sink(full);
         if (p && typeof (p as Promise<void>).catch === 'function') {
           (p as Promise<void>).catch((e: unknown) => logger?.error({ err: e }, 'decision log failed'));
         }

@@ -277,6 +277,8 @@ export class RegolithEngine implements Engine {
       tracer,
       print: this.opts.print,
       deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
+      // Shared by the synchronous try and the I/O re-run, so both see the same answers.
+      ndCache: opts.ndBuiltinCache,
     };
     const t0 = metrics ? process.hrtime.bigint() : 0n;
     const done = (results: QueryResults): RunOutput => {

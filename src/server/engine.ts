@@ -59,6 +59,11 @@ export interface EvalOptions {
   pretty?: boolean;
   /** The data snapshot to evaluate against (one consistent view per decision). */
   snapshot?: Snapshot;
+  /**
+   * Receives the answers of non-deterministic built-ins (OPA's nd_builtin_cache) for the
+   * decision log. A map rather than a result field: a failed decision is logged with it too.
+   */
+  ndBuiltinCache?: Map<string, Map<string, Value>>;
 }
 
 export interface EvalResult {

@@ -360,7 +360,8 @@ export function validateConfig(raw: Record<string, unknown>): Config {
   server(top.raw('server'));
   if (top.has('discovery')) fail('discovery', 'discovery is not supported');
   if (top.has('bundle')) fail('bundle', 'the legacy "bundle" section is not supported; use "bundles"');
-  // Sections OPA knows whose settings Regolith accepts without acting on them.
+  // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's
+  // decision events) or accepted without acting on them.
   top.done(['caching', 'nd_builtin_cache', 'distributed_tracing', 'storage']);
   for (const name of Object.keys(cfg.plugins)) fail(`plugins.${name}`, 'unknown plugin');
   return cfg;

@@ -3,8 +3,9 @@
 // upload. Uploads POST gzipped JSON arrays to <service><resource> between min and max delay
 // seconds; a failed upload puts its events back and retries with backoff.
 
+import { gzipSync } from 'node:zlib';
 import pino, { type Logger } from 'pino';
-import type { PlainObject } from '../../eval/value/index.js';
+import { newPlainObject, type PlainObject } from '../../eval/value/index.js';
 import type { Config, DecisionLogsConfig } from '../config/types.js';
 import type { ServiceClient } from '../services/client.js';
 import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timing } from '../timing.js';
@@ -49,7 +50,7 @@ export class DecisionLogPlugin implements Plugin {
   private failures = 0;
   private lastError: { message: string; httpCode?: number } | undefined;
   /** Events accepted, uploaded and dropped by policy (tests and status read them). */
-  readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0 };
+  readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0, nd_builtin_cache_dropped: 0 };
 
   constructor(private readonly opts: DecisionLogPluginOptions) {
     if (!opts.config.decision_logs) throw new Error('decision_logs is not configured');
@@ -82,6 +83,7 @@ export class DecisionLogPlugin implements Plugin {
       counter_decision_logs_dropped_rate_limit_exceeded: d.rate_limit_exceeded,
       counter_decision_logs_dropped_event_too_large: d.event_too_large,
       counter_decision_logs_uploaded: this.counts.uploaded,
+      counter_decision_logs_nd_builtin_cache_dropped: this.counts.nd_builtin_cache_dropped,
       gauge_decision_logs_buffered_events: this.buffer.length,
     };
     const out: UploadStatus = { metrics };
@@ -109,12 +111,32 @@ export class DecisionLogPlugin implements Plugin {
       this.counts.dropped_by_policy++;
       return;
     }
-    const encoded = encodeEvent(filtered);
+    const encoded = this.fitted(filtered);
     this.counts.logged++;
     if (this.consoleLogger) {
       this.consoleLogger.info({ ...(JSON.parse(encoded) as object), type: 'openpolicyagent.org/decision_logs' }, 'Decision Log');
     }
     if (this.opts.client) this.buffer.push(encoded);
+  }
+
+  /**
+   * The encoded event. As OPA, nd_builtin_cache is best effort: an event that could never
+   * be uploaded (over upload_size_limit_bytes, gzipped) goes without it, with an error logged.
+   */
+  private fitted(event: PlainObject): string {
+    const encoded = encodeEvent(event);
+    const limit = this.cfg.reporting.upload_size_limit_bytes;
+    if (!this.opts.client || event['nd_builtin_cache'] === undefined || Buffer.byteLength(encoded) + 2 <= limit) return encoded;
+    if (gzipSync('[' + encoded + ']').length <= limit) return encoded;
+    // A copy: the filtered event may be a frozen Rego value.
+    const smaller = newPlainObject();
+    for (const k of Object.keys(event)) if (k !== 'nd_builtin_cache') smaller[k] = event[k]!;
+    this.counts.nd_builtin_cache_dropped++;
+    this.log.error(
+      { decision_id: event['decision_id'] },
+      'ND builtins cache dropped from this event to fit under maximum upload size limits. Increase upload size limit or change usage of non-deterministic builtins.',
+    );
+    return encodeEvent(smaller);
   }
 
   /** Uploads everything buffered now (manual trigger); true when all of it was accepted. */

@@ -44,9 +44,10 @@ export function registerBatch(app: App, ctx: ServerContext): void {
       entries.map(async ([id, own]) => {
         const input = common === undefined ? own : merge(common, own);
         const decisionId = ctx.decisionId();
+        const ndCache = decisionId ? ctx.ndCache() : undefined;
         try {
-          const res = await ctx.engine.evaluate(ref, { input, strictBuiltinErrors: strict, metrics: wantMetrics, instrument, snapshot });
-          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics });
+          const res = await ctx.engine.evaluate(ref, { input, strictBuiltinErrors: strict, metrics: wantMetrics, instrument, snapshot, ndBuiltinCache: ndCache });
+          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics, ndCache });
           const out: PlainObject = newPlainObject();
           if (decisionId) out['decision_id'] = decisionId;
           if (wantMetrics || instrument) out['metrics'] = (res.metrics ?? {}) as PlainObject;
@@ -55,7 +56,7 @@ export function registerBatch(app: App, ctx: ServerContext): void {
           return { id, ok: true, out };
         } catch (e) {
           const err = toHttpError(e);
-          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body });
+          if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body, ndCache });
           const out: PlainObject = newPlainObject();
           out['code'] = err.body.code;
           out['message'] = err.body.message;

@@ -83,6 +83,7 @@ export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<
   const snapshot = ctx.engine.store.snapshot();
   const decisionId = ctx.decisionId();
   const by = decisionId ? remoteAddr({ incoming: r.incoming }) : undefined;
+  const ndCache = decisionId ? ctx.ndCache() : undefined;
   let res;
   try {
     res = await ctx.engine.evaluate(ref, {
@@ -93,10 +94,11 @@ export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<
       explain,
       pretty,
       snapshot,
+      ndBuiltinCache: ndCache,
     });
   } catch (e) {
     const err = toHttpError(e);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body, ndCache });
     throw err;
   }
   let metrics: Value | undefined;
@@ -115,7 +117,7 @@ export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<
     pretty,
   );
   if (decisionId) {
-    ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics });
+    ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics, ndCache });
   }
   return encodeJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(r.req, r.incoming, 'accept-encoding') } });
 }

@@ -20,6 +20,7 @@ async function runQuery(c: Context<Env>, ctx: ServerContext, query: string, inpu
   const explain = explainParam(q);
   const decisionId = ctx.decisionId();
   const by = remoteAddr(c.env);
+  const ndCache = decisionId ? ctx.ndCache() : undefined;
   let res;
   try {
     res = await ctx.engine.query(query, {
@@ -29,14 +30,15 @@ async function runQuery(c: Context<Env>, ctx: ServerContext, query: string, inpu
       explain,
       pretty,
       snapshot: ctx.engine.store.snapshot(),
+      ndBuiltinCache: ndCache,
     });
   } catch (e) {
     const err = toHttpError(e, 'query');
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, error: err.body, ndCache });
     throw err;
   }
   const metrics = wantMetrics || instrument ? ({ ...res.metrics, timer_server_handler_ns: since(start) } as PlainObject) : undefined;
-  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, result: res.result as Value[] });
+  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, query, input, result: res.result as Value[], ndCache });
   const text = envelope(
     [
       ['explanation', res.explanation],

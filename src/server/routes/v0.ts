@@ -19,21 +19,22 @@ async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], com
   const decisionId = ctx.decisionId();
   const by = remoteAddr(c.env);
   const path = refText(ref);
+  const ndCache = decisionId ? ctx.ndCache() : undefined;
   let res;
   try {
-    res = await ctx.engine.evaluate(ref, { input, snapshot: ctx.engine.store.snapshot() });
+    res = await ctx.engine.evaluate(ref, { input, snapshot: ctx.engine.store.snapshot(), ndBuiltinCache: ndCache });
   } catch (e) {
     const err = toHttpError(e);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body, ndCache });
     throw err;
   }
   if (res.result === undefined) {
     const kind = ctx.engine.hasRulesAt(ref) ? Msg.foundUndefined : Msg.missing;
     const err = new HttpError(404, Code.undefinedDocument, `${kind}: ${path}`);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body });
+    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, error: err.body, ndCache });
     throw err;
   }
-  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, result: res.result });
+  if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path, input, result: res.result, ndCache });
   const text = valueText(res.result, boolParam(q, 'pretty'));
   return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } } : {});
 }
