@@ -7,6 +7,7 @@ import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTree } from './json-patch.js';
 import { registerBuiltins, type BuiltinDef, type BuiltinFn } from './registry.js';
+import { goJSONDecodeError } from './json-go-errors.js';
 import { str, typeError } from './strings-util.js';
 
 const ANY_OBJ = T.object(T.any, T.any);
@@ -132,12 +133,8 @@ export function unmarshalJSON(s: string): Value {
 
 /** Go's encoding/json message for the common failures (bad first character, truncated input). */
 function goJSONError(s: string, fallback: string): string {
-  const t = s.trim();
-  if (t === '') return 'unexpected end of JSON input';
-  const c = t[0]!;
-  if (!'{["-0123456789tfn'.includes(c)) return `invalid character '${c}' looking for beginning of value`;
-  if (/Unexpected end|Unterminated|end of (JSON|data)/i.test(fallback)) return 'unexpected end of JSON input';
-  return fallback;
+  // Go's wording where our scanner agrees that the text is malformed.
+  return goJSONDecodeError(s) ?? fallback;
 }
 
 const objectFirst = (f: (o: Value, paths: Value) => Value | undefined): BuiltinFn => (args) => {
