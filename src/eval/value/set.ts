@@ -15,7 +15,11 @@ function isPrim(v: Value): v is Prim {
 
 export class RSet {
   private prims = new Set<Prim>();
-  private composites: Map<number, Value[]> | undefined;
+  /** First composite member per hash; further members with the same hash in `more`. */
+  private composites: Map<number, Value> | undefined;
+  private more: Map<number, Value[]> | undefined;
+  /** Sum of the composite members' hashes (part of the set's own hash). */
+  private compositeSum = 0;
   /** Members in the order they were added. */
   private readonly items: Value[] = [];
   private sortedCache: Value[] | undefined;
@@ -43,11 +47,18 @@ export class RSet {
     } else {
       const h = hashValue(v);
       this.composites ??= new Map();
-      const bucket = this.composites.get(h);
-      if (bucket) {
-        for (const x of bucket) if (equal(x, v)) return false;
-        bucket.push(v);
-      } else this.composites.set(h, [v]);
+      const first = this.composites.get(h);
+      if (first === undefined) this.composites.set(h, v);
+      else {
+        if (equal(first, v)) return false;
+        this.more ??= new Map();
+        const bucket = this.more.get(h);
+        if (bucket) {
+          for (const x of bucket) if (equal(x, v)) return false;
+          bucket.push(v);
+        } else this.more.set(h, [v]);
+      }
+      this.compositeSum = (this.compositeSum + h) | 0;
     }
     this.items.push(v);
     this.sortedCache = undefined;
@@ -58,9 +69,12 @@ export class RSet {
   has(v: Value): boolean {
     if (isPrim(v)) return this.prims.has(v);
     if (!this.composites) return false;
-    const bucket = this.composites.get(hashValue(v));
-    if (!bucket) return false;
-    for (const x of bucket) if (equal(x, v)) return true;
+    const h = hashValue(v);
+    const first = this.composites.get(h);
+    if (first === undefined) return false;
+    if (equal(first, v)) return true;
+    const bucket = this.more?.get(h);
+    if (bucket) for (const x of bucket) if (equal(x, v)) return true;
     return false;
   }
 
@@ -86,7 +100,7 @@ export class RSet {
     if (this.hashCache !== undefined) return this.hashCache;
     let h = 0x6a09e667 ^ this.items.length;
     for (const p of this.prims) h = (h + hashValue(p)) | 0;
-    if (this.composites) for (const [k, b] of this.composites) h = (h + Math.imul(k, b.length)) | 0;
+    h = (h + this.compositeSum) | 0;
     this.hashCache = h;
     return h;
   }
