@@ -32,3 +32,17 @@ export const goYAMLIntType = new yaml.Type('tag:yaml.org,2002:int', {
   predicate: (o: unknown) => typeof o === 'bigint',
   represent: (o: unknown) => String(o),
 });
+
+// go-yaml v2 quotes a string when reading it back plain would give another type: besides
+// booleans and numbers js-yaml knows, that is Go-style integers ("1_000"), floats with
+// underscores ("1.5_0") and timestamps ("2001-12-14"). This type only answers that test
+// when marshalling; it never matches a value to dump.
+const GO_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const TIMESTAMP = /^\d{4}-\d\d?-\d\d?(?:(?:[Tt]|[ \t]+)\d\d?:\d\d:\d\d(?:\.\d*)?(?:[ \t]*(?:Z|[-+]\d\d?(?::\d\d)?))?)?$/;
+
+export const goYAMLPlainLooksTyped = new yaml.Type('tag:regolith,2024:go-yaml-typed-plain', {
+  kind: 'scalar',
+  resolve: (d: unknown) =>
+    typeof d === 'string' && (goYAMLInt(d) !== undefined || GO_FLOAT.test(d.replace(/_/g, '')) || TIMESTAMP.test(d)),
+  predicate: () => false,
+});

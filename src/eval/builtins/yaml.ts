@@ -8,7 +8,7 @@ import { T } from './decl.js';
 import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { str } from './strings-util.js';
-import { goYAMLIntType } from './yaml-int.js';
+import { goYAMLIntType, goYAMLPlainLooksTyped } from './yaml-int.js';
 
 // go-yaml v2's booleans (YAML 1.1); this type replaces js-yaml's core one, so it lists true/false too.
 const BOOL11 = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$/;
@@ -25,6 +25,8 @@ const SCHEMA = yaml.CORE_SCHEMA.extend({ implicit: [yaml11Bool, ...(yaml.DEFAULT
 
 // Reading: integers as go-yaml v2 resolves them (octal "017", "1_000", exact uint64).
 const LOAD_SCHEMA = SCHEMA.extend({ implicit: [goYAMLIntType] });
+// Writing: quote the strings go-yaml v2 would not leave plain.
+const DUMP_SCHEMA = SCHEMA.extend({ implicit: [goYAMLPlainLooksTyped] });
 
 /** js-yaml's result as a Rego value (keys are strings; numbers stay numbers). */
 function fromYAML(v: unknown): Value {
@@ -70,7 +72,7 @@ export function marshalYAML(v: Value): string {
   const js = toJS(v);
   if (js === null) return 'null\n';
   return yaml.dump(js, {
-    schema: SCHEMA,
+    schema: DUMP_SCHEMA,
     indent: 2,
     noArrayIndent: true,
     lineWidth: -1,

@@ -18,4 +18,8 @@ describe('yaml.unmarshal integers (go-yaml v2)', () => {
   it('turns integer map keys into their decimal text', () => {
     expect(text('yaml.unmarshal', '017: x')).toBe('{"15":"x"}');
   });
+  it('yaml.marshal quotes strings go-yaml v2 would read back as numbers or timestamps', () => {
+    const out = JSON.parse(text('yaml.marshal', ['2001-12-14', '1_000', '1.5_0', '0o17', '2001-12-14T01:02:03Z', 'abc', '2001-12-14x'])) as string;
+    expect(out).toBe('- "2001-12-14"\n- "1_000"\n- "1.5_0"\n- "0o17"\n- "2001-12-14T01:02:03Z"\n- abc\n- 2001-12-14x\n');
+  });
 });
