@@ -16,6 +16,7 @@ import { buildPolicySet, CommandErrors, toErrorDetails } from './policy-set.js';
 import { prettyErrorText } from './eval-output.js';
 import { createRunLogger } from './run-logger.js';
 import { startPlugins, type RunningPlugins } from './run-plugins.js';
+import { installOwned, NOTHING_OWNED } from './run-install.js';
 
 export interface RunServerOptions {
   paths: string[];
@@ -52,17 +53,6 @@ async function load(o: RunServerOptions): Promise<LoadedPolicies> {
   return { loaded, parsed: set.modules };
 }
 
-/** Writes the loaded files as the store's content (data root and file policies) in one commit. */
-async function install(store: Store, { loaded, parsed }: LoadedPolicies, previous: Set<string>): Promise<Set<string>> {
-  const ids = new Set(loaded.modules.map((m) => m.file));
-  await store.transact((txn) => {
-    txn.write('add', [], loaded.data);
-    for (const id of previous) if (!ids.has(id)) txn.deletePolicy(id);
-    for (const m of loaded.modules) txn.upsertPolicy(m.file, m.text, parsed.get(m.file));
-  });
-  return ids;
-}
-
 function readConfig(o: RunServerOptions): Config {
   try {
     return loadConfig({ configFile: o.configFile, set: o.set, setFile: o.setFile });
@@ -96,7 +86,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     throw new CLIError(loadErrorText(e));
   }
   const store = new Store({ onTriggerError: (err) => logger.error({ err }, 'store trigger failed') });
-  let policyIds = await install(store, loaded, new Set());
+  let owned = await installOwned(store, loaded.loaded, loaded.parsed, NOTHING_OWNED);
   const engine = new RegolithEngine({ store, regoVersion: o.regoVersion });
 
   let plugins: RunningPlugins | undefined;
@@ -129,7 +119,8 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     ? watchPaths(o.paths, () => {
         load(o)
           .then(async (next) => {
-            policyIds = await install(store, next, policyIds);
+            // Only what the watched paths own is replaced: bundle plugin and API data stay.
+            owned = await installOwned(store, next.loaded, next.parsed, owned);
             logger.info({ paths: o.paths }, 'Reloaded policies and data.');
           })
           .catch((e: unknown) => {

@@ -179,6 +179,48 @@ describe('regolith run --server', () => {
     expect(await within(s.exited, 15_000, 'exit')).toBe(0);
   }, 60_000);
 
+  it('--watch replaces only what the watched paths own: data written through the API survives a reload', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-watch-own-'));
+    writeFileSync(join(dir, 'w.rego'), 'package w\n\nv := data.cfg.level\n');
+    writeFileSync(join(dir, 'data.json'), '{"cfg": {"level": 1}, "old": true}');
+    const s = await start(['-s', '-a', '127.0.0.1:0', '--watch', dir]);
+    const get = async (p: string): Promise<unknown> => ((await (await fetch(`${s.url}/v1/data/${p}`)).json()) as { result?: unknown }).result;
+    expect(await get('w/v')).toBe(1);
+    const put = await fetch(`${s.url}/v1/data/api/users`, { method: 'PUT', body: '["ann"]', headers: { 'content-type': 'application/json' } });
+    expect(put.status).toBe(204);
+    writeFileSync(join(dir, 'data.json'), '{"cfg": {"level": 2}}');
+    let v: unknown;
+    for (let i = 0; i < 50 && v !== 2; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      v = await get('w/v');
+    }
+    expect(v).toBe(2);
+    expect(await get('api/users')).toEqual(['ann']);
+    // A key the files no longer define is removed.
+    expect(await get('old')).toBeUndefined();
+    s.child.kill('SIGTERM');
+    expect(await within(s.exited, 15_000, 'exit')).toBe(0);
+  }, 60_000);
+
+  it('--watch works with -b (as OPA): a changed bundle directory is reloaded', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'regolith-watch-bundle-'));
+    writeFileSync(join(dir, '.manifest'), '{"roots": ["b"]}');
+    writeFileSync(join(dir, 'p.rego'), 'package b\n\nv := data.b.n\n');
+    writeFileSync(join(dir, 'data.json'), '{"b": {"n": 1}}');
+    const s = await start(['-s', '-a', '127.0.0.1:0', '--watch', '-b', dir]);
+    const get = async (p: string): Promise<unknown> => ((await (await fetch(`${s.url}/v1/data/${p}`)).json()) as { result?: unknown }).result;
+    expect(await get('b/v')).toBe(1);
+    writeFileSync(join(dir, 'data.json'), '{"b": {"n": 3}}');
+    let v: unknown;
+    for (let i = 0; i < 50 && v !== 3; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      v = await get('b/v');
+    }
+    expect(v).toBe(3);
+    s.child.kill('SIGTERM');
+    expect(await within(s.exited, 15_000, 'exit')).toBe(0);
+  }, 60_000);
+
   it('exits 1 with a clear message when the port is in use', async () => {
     const s = await start(['-s', '-a', '127.0.0.1:0', 'examples/sample']);
     const port = new URL(s.url).port;

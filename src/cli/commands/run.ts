@@ -68,7 +68,7 @@ export function registerRun(program: Command): Command {
       if (!LOG_FORMATS.includes(f.logFormat)) throw new CLIError(`invalid argument "${f.logFormat}" for "--log-format" flag: must be one of {${LOG_FORMATS.join(', ')}}`);
       const grace = Number(f.shutdownGracePeriod);
       if (!Number.isFinite(grace) || grace < 0) throw new CLIError(`invalid argument "${f.shutdownGracePeriod}" for "--shutdown-grace-period" flag`);
-      if (f.watch && f.bundle) throw new CLIError('--watch is not supported together with --bundle');
+      // As OPA: --watch also reloads -b bundle directories.
       const verification = f.skipVerify ? undefined : verificationConfig(f);
       if (verification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
       process.exitCode = await runServer({
