@@ -1,10 +1,9 @@
 // Looking up and iterating Rego collections (arrays, objects, sets) the way refs do.
 // Object keys are visited in sorted order, as OPA does; the sorted key list of a plain
-// object is cached (values are immutable), so iterating a large base document is cheap.
+// object is cached for the evaluation, so iterating a large base document is cheap.
 
-import { RObject, RSet, BigNum, compareStrings, type Value, type PlainObject } from './value/index.js';
+import { RObject, RSet, BigNum, sortedKeys, type Value, type PlainObject } from './value/index.js';
 
-const keyCache = new WeakMap<object, string[]>();
 const insertionOrdered = new WeakSet<object>();
 
 /**
@@ -16,13 +15,9 @@ export function markInsertionOrdered(o: object): void {
 }
 
 export function sortedKeysCached(o: PlainObject): string[] {
-  let ks = keyCache.get(o);
-  if (!ks) {
-    ks = Object.keys(o);
-    ks.sort(compareStrings);
-    keyCache.set(o, ks);
-  }
-  return ks;
+  // The value model's per-evaluation cache: a caller may change an input object between
+  // two evaluations, so a permanent cache could iterate stale keys.
+  return sortedKeys(o);
 }
 
 /** coll[key], or undefined. */

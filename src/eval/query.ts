@@ -130,7 +130,9 @@ export class QueryPlan {
         if (v !== undefined) bindings.set(name, v);
       }
       const expressions = exprs.map((x) => ({
-        value: (f.slots[x.slot] ?? true) as Value,
+        // An expression with no value slot (a comparison that held) reports true; a
+        // stored null is a value and must come back as null.
+        value: (f.slots[x.slot] === undefined ? true : f.slots[x.slot]) as Value,
         text: x.text,
         location: x.location ? { row: x.location.row, col: x.location.col } : undefined,
       }));

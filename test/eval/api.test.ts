@@ -144,3 +144,24 @@ describe('explain and metrics', () => {
     expect(lines.some((l) => l.includes('Enter data.a.p'))).toBe(true);
   });
 });
+
+describe('null documents', () => {
+  it('a null value comes back as null, not true', () => {
+    const r = new Regolith().setData({ n: null });
+    expect(r.prepare('data.n').evaluate()).toEqual([{ expressions: [{ value: null, text: 'data.n', location: { row: 1, col: 1 } }], bindings: {} }]);
+    r.addModule('p.rego', 'package p\n\nv := null\n');
+    expect(r.decide('p/v')).toBeNull();
+  });
+});
+
+describe('inputs changed between evaluations', () => {
+  it('are read afresh each time (no stale key order or hashes)', () => {
+    const r = new Regolith().addModule('k.rego', 'package k\n\nkeys := [k | some k, _ in input]\n\nnames := {x | some x in input}\n');
+    const input: Record<string, unknown> = { b: 1, a: 2 };
+    expect(r.decide('k/keys', input)).toEqual(['a', 'b']);
+    input.c = 3;
+    delete input.a;
+    expect(r.decide('k/keys', input)).toEqual(['b', 'c']);
+    expect(r.decide('k/names', input)).toEqual([1, 3]);
+  });
+});
