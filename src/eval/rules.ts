@@ -168,6 +168,43 @@ export function generalSolutions(r: CompiledRule, ev: EvalCtx, emit: (keys: Valu
   }
 }
 
+/**
+ * A function's rules as runners (each following its else chain), built on first use and
+ * kept on the node, so a call does not look up plans, runners and the early-exit flag per
+ * rule. Traced evaluations build their own (tracers are rare, the plans differ).
+ */
+interface FnCaller {
+  rules: (FunctionRunner | undefined)[];
+  dflt: FunctionRunner | undefined;
+  early: boolean;
+}
+
+const FN_MSG = 'functions must not produce multiple outputs for same inputs';
+
+function chainRunner(r: CompiledRule, ev: EvalCtx, traced: boolean): FunctionRunner {
+  const root = ev.q.root;
+  if (!r.else) return functionRunner(planRule(r, root, traced), r, FN_MSG);
+  const xs: FunctionRunner[] = [];
+  for (let x: CompiledRule | undefined = r; x; x = x.else) xs.push(functionRunner(planRule(x, root, traced), x, FN_MSG));
+  return (e, args) => {
+    for (const f of xs) {
+      const v = f(e, args);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+}
+
+function fnCaller(node: RuleNode, traced: boolean): FnCaller {
+  const key = traced ? 'fn:traced' : 'fn:plain';
+  let c = node.cache[key] as FnCaller | undefined;
+  if (c === undefined) {
+    c = { rules: new Array(node.funcs.length).fill(undefined), dflt: undefined, early: !traced && sameConstant(node, 'funcs') };
+    node.cache[key] = c;
+  }
+  return c;
+}
+
 /** Calls a user function with argument values. Undefined when no rule applies. */
 export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value | undefined {
   let memo = ev.fnMemo.get(node);
@@ -177,17 +214,19 @@ export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value 
     const m = memo.get(h, args, n);
     if (m !== undefined) return m === UNDEF ? undefined : (m as Value);
   } else ev.fnMemo.set(node, (memo = new ArgsMemo()));
-  const msg = 'functions must not produce multiple outputs for same inputs';
+  const traced = ev.q.tracer !== undefined;
+  const c = fnCaller(node, traced);
+  const funcs = node.funcs;
   let result: Value | undefined;
-  const early = ev.q.tracer === undefined && sameConstant(node, 'funcs');
-  for (const r of node.funcs) {
-    const v = functionRuleValue(r, args, ev, msg);
+  for (let i = 0; i < funcs.length; i++) {
+    const run = c.rules[i] ?? (c.rules[i] = chainRunner(funcs[i]!, ev, traced));
+    const v = run(ev, args);
     if (v === undefined) continue;
-    if (result !== undefined && !equal(result, v)) throw conflict(msg, r.location);
+    if (result !== undefined && !equal(result, v)) throw conflict(FN_MSG, funcs[i]!.location);
     result = v;
-    if (early) break;
+    if (c.early) break;
   }
-  if (result === undefined && node.default) result = functionRuleValue(node.default, args, ev, msg);
+  if (result === undefined && node.default) result = (c.dflt ?? (c.dflt = chainRunner(node.default, ev, traced)))(ev, args);
   memo.set(h, args, result === undefined ? UNDEF : result);
   return result;
 }
@@ -212,12 +251,4 @@ function functionRunner(plan: RulePlan, x: CompiledRule, msg: string): FunctionR
   };
   plan.runner = runner;
   return runner;
-}
-
-function functionRuleValue(r: CompiledRule, args: Value[], ev: EvalCtx, msg: string): Value | undefined {
-  for (let x: CompiledRule | undefined = r; x; x = x.else) {
-    const result = functionRunner(planRule(x, ev.q.root, ev.q.tracer !== undefined), x, msg)(ev, args);
-    if (result !== undefined) return result;
-  }
-  return undefined;
 }

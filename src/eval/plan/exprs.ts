@@ -6,7 +6,7 @@ import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/term
 import { getBuiltin } from '../builtins/registry.js';
 import type { Frame } from '../context.js';
 import { isCollection, iterate } from '../collections.js';
-import { equal, toRegoString, type Value } from '../value/index.js';
+import { compare, compareStrings, equal, toRegoString, type Value } from '../value/index.js';
 import { callWith, resolveCallee } from './calls.js';
 import type { PlanCtx } from './ctx.js';
 import { compileTerm, constValue, isPattern, valueKey } from './terms.js';
@@ -197,7 +197,52 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
     const k2 = withValue(next, o?.valueSlot);
     return (fr) => call.gen(fr, (v) => out.match(fr, v, k2));
   }
-  return truthy(callWith(callee, args.map((a) => compileTerm(a, pc))), next, o?.valueSlot);
+  const argCs = args.map((a) => compileTerm(a, pc));
+  const generic = truthy(callWith(callee, argCs), next, o?.valueSlot);
+  const test = name !== undefined && args.length === 2 ? COMPARISONS[name] : undefined;
+  if (test !== undefined && argCs[0]!.get && argCs[1]!.get) return compiledComparison(test, name!, argCs[0]!.get, argCs[1]!.get, withValue(next, o?.valueSlot), generic);
+  return generic;
+}
+
+// Numbers and strings are the common operands: compare them without the generic path.
+function cmp(a: Value, b: Value): number {
+  if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  return compare(a, b);
+}
+
+/** The comparison built-ins (as in builtins/comparison.ts): they never fail on values. */
+const COMPARISONS: Record<string, (a: Value, b: Value) => boolean> = {
+  __proto__: null as never,
+  equal: (a, b) => a === b || equal(a, b),
+  neq: (a, b) => a !== b && !equal(a, b),
+  lt: (a, b) => cmp(a, b) < 0,
+  lte: (a, b) => cmp(a, b) <= 0,
+  gt: (a, b) => cmp(a, b) > 0,
+  gte: (a, b) => cmp(a, b) >= 0,
+};
+
+/**
+ * `a == b`, `a < b`, ... over single-valued operands, compared in place: no argument
+ * array, no built-in call frame. A `with` mock of the operator takes the generic call.
+ */
+function compiledComparison(
+  test: (a: Value, b: Value) => boolean,
+  name: string,
+  ag: (fr: Frame) => Value | undefined,
+  bg: (fr: Frame) => Value | undefined,
+  next: Step,
+  generic: Step,
+): Step {
+  return (fr) => {
+    const mocks = fr.ev.mocks;
+    if (mocks !== null && mocks.has(name)) return generic(fr);
+    const a = ag(fr);
+    if (a === undefined) return false;
+    const b = bg(fr);
+    if (b === undefined) return false;
+    return test(a, b) ? next(fr) : false;
+  };
 }
 
 /** The slot of a plain variable that an iteration binds afresh, when the term is one. */

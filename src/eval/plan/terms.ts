@@ -384,9 +384,51 @@ function compileRef(t: RefTerm, pc: PlanCtx): TermC {
   const [head, ...rest] = t.value;
   if (!head) throw new Error('empty ref');
   if (head.type === 'var' && head.value === 'data') return compileDataRef(rest, pc);
+  if (head.type === 'var' && rest.length > 0) {
+    const fixed = constantPath(head.value, rest, pc);
+    if (fixed) return fixed;
+  }
   const h = compileTerm(head, pc);
   // a bare var head that is unbound is a pattern, but as a ref head it must be a value
   return withPath({ ...h, pattern: false }, rest, pc);
+}
+
+/**
+ * `x.a.b` or `input.a[0]`: a variable (or input) followed by constant keys, the commonest
+ * ref, read by one closure (no getter per key or for the head).
+ */
+function constantPath(name: string, rest: Term[], pc: PlanCtx): TermC | undefined {
+  const keys: Value[] = [];
+  for (const t of rest) {
+    const c = constValue(t);
+    if (c === undefined) return undefined;
+    keys.push(c);
+  }
+  const n = keys.length;
+  const k0 = keys[0]!;
+  const k1 = keys[1]!;
+  if (name === 'input') {
+    if (n === 1) return fromGetter((fr) => lookup(fr.ev.input, k0));
+    if (n === 2)
+      return fromGetter((fr) => {
+        const x = lookup(fr.ev.input, k0);
+        return x === undefined ? undefined : lookup(x, k1);
+      });
+    return fromGetter((fr) => lookupPath(fr.ev.input, keys, n));
+  }
+  const s = pc.slotOf(name);
+  if (n === 1) return fromGetter((fr) => lookup(fr.slots[s], k0));
+  if (n === 2)
+    return fromGetter((fr) => {
+      const x = lookup(fr.slots[s], k0);
+      return x === undefined ? undefined : lookup(x, k1);
+    });
+  return fromGetter((fr) => lookupPath(fr.slots[s], keys, n));
+}
+
+function lookupPath(v: Value | undefined, keys: Value[], n: number): Value | undefined {
+  for (let i = 0; i < n && v !== undefined; i++) v = lookup(v, keys[i]!);
+  return v;
 }
 
 export function valueKey(v: Value): string {
