@@ -5,7 +5,12 @@ import { T } from './decl.js';
 import { equal, isObject, objectGet, RSet, type Value } from '../value/index.js';
 import { iterateAnyOrder, lookup } from '../collections.js';
 
-function member2(x: Value, coll: Value): boolean {
+/** `x in coll` (exported for the evaluator, which tests it in place). */
+export function member2(x: Value, coll: Value): boolean {
+  if (Array.isArray(coll)) {
+    for (let i = 0; i < coll.length; i++) if (coll[i] === x || equal(coll[i]!, x)) return true;
+    return false;
+  }
   if (coll instanceof RSet) return coll.has(x);
   // membership does not depend on the order the values are compared in
   return iterateAnyOrder(coll, (_k, v) => equal(v, x));

@@ -4,6 +4,7 @@
 import type { Body, Every, Expr, SomeDecl, Term } from '../../lang/ast.js';
 import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/terms.js';
 import { getBuiltin } from '../builtins/registry.js';
+import { member2 } from '../builtins/internal.js';
 import type { Frame } from '../context.js';
 import { isCollection, iterate } from '../collections.js';
 import { compare, compareStrings, equal, toRegoString, type Value } from '../value/index.js';
@@ -211,7 +212,7 @@ function cmp(a: Value, b: Value): number {
   return compare(a, b);
 }
 
-/** The comparison built-ins (as in builtins/comparison.ts): they never fail on values. */
+/** The comparison built-ins (as in builtins/comparison.ts) and `in`: they never fail on values. */
 const COMPARISONS: Record<string, (a: Value, b: Value) => boolean> = {
   __proto__: null as never,
   equal: (a, b) => a === b || equal(a, b),
@@ -220,6 +221,7 @@ const COMPARISONS: Record<string, (a: Value, b: Value) => boolean> = {
   lte: (a, b) => cmp(a, b) <= 0,
   gt: (a, b) => cmp(a, b) > 0,
   gte: (a, b) => cmp(a, b) >= 0,
+  'internal.member_2': member2,
 };
 
 /**

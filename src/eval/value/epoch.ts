@@ -13,13 +13,17 @@ export function nextValueEpoch(): void {
 
 export class EpochCache<K extends object, V> {
   private readonly map = new WeakMap<K, { e: number; v: V }>();
+  /** The last epoch anything was stored in: before the first store of an epoch, nothing can hit. */
+  private lastSet = -1;
 
   get(k: K): V | undefined {
+    if (this.lastSet !== epoch) return undefined;
     const hit = this.map.get(k);
     return hit !== undefined && hit.e === epoch ? hit.v : undefined;
   }
 
   set(k: K, v: V): void {
+    this.lastSet = epoch;
     this.map.set(k, { e: epoch, v });
   }
 }

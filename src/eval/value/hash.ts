@@ -69,9 +69,11 @@ function hashOf(v: Value): number {
       if (v instanceof BigNum) return hashString(v.mant.toString() + 'e' + v.exp);
       {
         // plain object: order-independent sum of entry hashes
+        // (own enumerable keys, as for-in with hasOwn, but from the shape's key cache)
         let h = 0x7f4a7c15;
-        for (const k in v) {
-          if (!Object.hasOwn(v, k)) continue;
+        const keys = Object.keys(v);
+        for (let i = 0; i < keys.length; i++) {
+          const k = keys[i]!;
           h = (h + mix(hashString(k), hashOf(v[k]!))) | 0;
         }
         return h;
