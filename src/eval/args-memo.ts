@@ -9,8 +9,36 @@ interface Entry {
   result: unknown;
 }
 
+/** How many calls with composite arguments the identity memo remembers (per function and evaluation). */
+const RECENT = 8;
+
 export class ArgsMemo {
   private readonly byHash = new Map<number, Entry | Entry[]>();
+  /** Calls with composite arguments, by argument identity (a ring of the last RECENT). */
+  private recent: Entry[] | undefined;
+  private next = 0;
+
+  /** The result memoised for these very argument values (=== each), or undefined. */
+  getSame(args: Value[], n: number): unknown {
+    const r = this.recent;
+    if (r === undefined) return undefined;
+    outer: for (let j = 0; j < r.length; j++) {
+      const a = r[j]!.args;
+      for (let i = 0; i < n; i++) if (a[i] !== args[i]) continue outer;
+      return r[j]!.result;
+    }
+    return undefined;
+  }
+
+  setSame(args: Value[], result: unknown): void {
+    const e: Entry = { args, result };
+    const r = (this.recent ??= []);
+    if (r.length < RECENT) r.push(e);
+    else {
+      r[this.next] = e;
+      this.next = (this.next + 1) % RECENT;
+    }
+  }
 
   static hash(args: Value[], n: number): number {
     let h = 0x2f6b1c35 ^ n;

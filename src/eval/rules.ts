@@ -11,6 +11,8 @@ import type { Step, TermC } from './plan/types.js';
 import type { Location, Term } from '../lang/ast.js';
 import { ArgsMemo } from './args-memo.js';
 import { candidates } from './indexing.js';
+import { quietPolicy } from './plan/order.js';
+import { BigNum } from './value/number.js';
 
 type CompleteRunner = (ev: EvalCtx) => Value | undefined;
 type SetRunner = (ev: EvalCtx, into: RSet) => void;
@@ -208,13 +210,23 @@ function fnCaller(node: RuleNode, traced: boolean): FnCaller {
 /** Calls a user function with argument values. Undefined when no rule applies. */
 export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value | undefined {
   let memo = ev.fnMemo.get(node);
+  if (memo === undefined) ev.fnMemo.set(node, (memo = new ArgsMemo()));
   const n = args.length;
-  const h = ArgsMemo.hash(args, n);
-  if (memo) {
+  const traced = ev.q.tracer !== undefined;
+  // Composite arguments (arrays, objects, sets) are remembered by identity only, when
+  // running the body twice cannot be observed (nothing prints, no tracer, no mocks):
+  // hashing them costs about as much as a small function's body, and the calls that
+  // repeat usually pass the same values (input.x, a rule's value) again.
+  let h = 0;
+  const byIdentity = !traced && ev.mocks === null && hasComposite(args, n) && quietPolicy(ev.q.root);
+  if (byIdentity) {
+    const m = memo.getSame(args, n);
+    if (m !== undefined) return m === UNDEF ? undefined : (m as Value);
+  } else {
+    h = ArgsMemo.hash(args, n);
     const m = memo.get(h, args, n);
     if (m !== undefined) return m === UNDEF ? undefined : (m as Value);
-  } else ev.fnMemo.set(node, (memo = new ArgsMemo()));
-  const traced = ev.q.tracer !== undefined;
+  }
   const c = fnCaller(node, traced);
   const funcs = node.funcs;
   let result: Value | undefined;
@@ -227,8 +239,17 @@ export function callFunction(node: RuleNode, args: Value[], ev: EvalCtx): Value 
     if (c.early) break;
   }
   if (result === undefined && node.default) result = (c.dflt ?? (c.dflt = chainRunner(node.default, ev, traced)))(ev, args);
-  memo.set(h, args, result === undefined ? UNDEF : result);
+  if (byIdentity) memo.setSame(args, result === undefined ? UNDEF : result);
+  else memo.set(h, args, result === undefined ? UNDEF : result);
   return result;
+}
+
+function hasComposite(args: Value[], n: number): boolean {
+  for (let i = 0; i < n; i++) {
+    const a = args[i];
+    if (a !== null && typeof a === 'object' && !(a instanceof BigNum)) return true;
+  }
+  return false;
 }
 
 /** Matches each argument against the rule's argument terms, then runs the body. */

@@ -260,6 +260,22 @@ function bind1(fr: Frame, s: number, v: Value, k: Step): boolean {
   return r;
 }
 
+/** Binds slot s to each element of an array in turn, running k; stops when k succeeds. */
+function eachElement(fr: Frame, c: Value[], s: number, k: Step): boolean {
+  const q = fr.ev.q;
+  const slots = fr.slots;
+  for (let i = 0; i < c.length; i++) {
+    q.tick();
+    slots[s] = c[i];
+    if (k(fr)) {
+      slots[s] = undefined;
+      return true;
+    }
+  }
+  slots[s] = undefined;
+  return false;
+}
+
 function bind2(fr: Frame, s: number, v: Value, t: number, w: Value, k: Step): boolean {
   fr.slots[s] = v;
   fr.slots[t] = w;
@@ -299,12 +315,14 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
       const vs = freshSlot(args[0]!, pc);
       if (vs !== undefined)
         k = (fr) =>
-          coll.gen(fr, (c) =>
-            order(fr)(c, (_key, val) => {
+          coll.gen(fr, (c) => {
+            // an array binding a fresh variable: a plain loop, no callback per element
+            if (Array.isArray(c) && fr.slots[vs] === undefined) return eachElement(fr, c, vs, after);
+            return order(fr)(c, (_key, val) => {
               fr.ev.q.tick();
               return fr.slots[vs] === undefined ? bind1(fr, vs, val, after) : vc.match(fr, val, after);
-            }),
-          );
+            });
+          });
       else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }

@@ -21,7 +21,7 @@ type Iterate = (coll: Value | undefined, fn: (k: Value, v: Value) => boolean) =>
 const OUTPUT_BUILTINS = new Set(['print', 'trace']);
 
 /** Whether no rule of the policy prints or traces (cached on the root node). */
-function quietPolicy(root: RuleNode): boolean {
+export function quietPolicy(root: RuleNode): boolean {
   let quiet = root.cache['quiet'] as boolean | undefined;
   if (quiet !== undefined) return quiet;
   quiet = true;
