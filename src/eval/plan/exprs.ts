@@ -276,6 +276,22 @@ function eachElement(fr: Frame, c: Value[], s: number, k: Step): boolean {
   return false;
 }
 
+/** Whether body holds for each element of an array, bound to slot vs (and its index to ks). */
+function everyElement(fr: Frame, d: Value[], ks: number | undefined, vs: number, body: Step): boolean {
+  const q = fr.ev.q;
+  const slots = fr.slots;
+  let ok = true;
+  for (let i = 0; i < d.length && ok; i++) {
+    q.tick();
+    if (ks !== undefined) slots[ks] = i;
+    slots[vs] = d[i];
+    ok = body(fr);
+  }
+  if (ks !== undefined) slots[ks] = undefined;
+  slots[vs] = undefined;
+  return ok;
+}
+
 function bind2(fr: Frame, s: number, v: Value, t: number, w: Value, k: Step): boolean {
   fr.slots[s] = v;
   fr.slots[t] = w;
@@ -346,6 +362,9 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   return (fr) =>
     dom.gen(fr, (d) => {
       if (!isCollection(d)) return false;
+      // an array into fresh variables: a plain loop, no callback per element
+      if (Array.isArray(d) && vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
+        return everyElement(fr, d, ks, vs, body) ? next(fr) : false;
       const failed = order(fr)(d, (key, val) => {
         fr.ev.q.tick();
         let ok: boolean;
