@@ -44,7 +44,8 @@ export function hashValue(v: Value): number {
   const h = objectHashCache.get(v);
   if (h !== undefined) return h;
   const before = work;
-  const x = hashOf(v);
+  work++;
+  const x = hashPlain(v as PlainObject);
   if (work - before > 24) objectHashCache.set(v, x);
   return x;
 }
@@ -67,18 +68,26 @@ function hashOf(v: Value): number {
       }
       if (v instanceof RSet || v instanceof RObject) return v.hash();
       if (v instanceof BigNum) return hashString(v.mant.toString() + 'e' + v.exp);
-      {
-        // plain object: order-independent sum of entry hashes
-        // (own enumerable keys, as for-in with hasOwn, but from the shape's key cache)
-        let h = 0x7f4a7c15;
-        const keys = Object.keys(v);
-        for (let i = 0; i < keys.length; i++) {
-          const k = keys[i]!;
-          h = (h + mix(hashString(k), hashOf(v[k]!))) | 0;
-        }
-        return h;
-      }
+      return hashPlain(v as PlainObject);
     default:
       throw new TypeError('not a Rego value: ' + typeof v);
   }
+}
+
+/** A plain object: order-independent sum of entry hashes. */
+function hashPlain(v: PlainObject): number {
+  // own enumerable keys, as for-in with hasOwn, but from the shape's key cache
+  let h = 0x7f4a7c15;
+  const keys = Object.keys(v);
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const x = v[k]!;
+    let xh: number;
+    if (typeof x === 'string') {
+      work++;
+      xh = hashString(x);
+    } else xh = hashOf(x);
+    h = (h + mix(hashString(k), xh)) | 0;
+  }
+  return h;
 }
