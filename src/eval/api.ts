@@ -100,6 +100,8 @@ export class Regolith {
   readonly options: RegolithOptions;
   private readonly modules = new Map<string, Module>();
   private compiled: CompiledPolicy | undefined;
+  /** decide()'s prepared queries by path; valid while the modules stay the same. */
+  private readonly decisions = new Map<string, PreparedQuery>();
   data: unknown = {};
 
   constructor(options: RegolithOptions = {}) {
@@ -109,21 +111,24 @@ export class Regolith {
   /** Parses and adds (or replaces) a module. Throws RegoParseError. */
   addModule(filename: string, text: string, opts: { regoVersion?: RegoVersion } = {}): this {
     const m = parseModule(text, { filename, regoVersion: opts.regoVersion ?? this.options.regoVersion ?? 'v1' });
-    this.modules.set(filename, m);
-    this.compiled = undefined;
-    return this;
+    return this.addParsedModule(filename, m);
   }
 
   addParsedModule(filename: string, m: Module): this {
     this.modules.set(filename, m);
-    this.compiled = undefined;
+    this.modulesChanged();
     return this;
   }
 
   removeModule(filename: string): this {
     this.modules.delete(filename);
-    this.compiled = undefined;
+    this.modulesChanged();
     return this;
+  }
+
+  private modulesChanged(): void {
+    this.compiled = undefined;
+    this.decisions.clear();
   }
 
   /** Sets the base data document (used as is, never copied). */
@@ -158,7 +163,10 @@ export class Regolith {
   /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */
   decide(path: string, input?: unknown): unknown {
     const ref = path.startsWith('data') ? path : 'data.' + path.split('/').filter(Boolean).join('.');
-    const r = this.prepare(ref).evaluate({ input });
+    // Parsing and planning the query once per path, not once per decision.
+    let q = this.decisions.get(ref);
+    if (!q) this.decisions.set(ref, (q = this.prepare(ref)));
+    const r = q.evaluate({ input });
     return r[0]?.expressions[0]?.value;
   }
 }

@@ -165,3 +165,16 @@ describe('inputs changed between evaluations', () => {
     expect(r.decide('k/names', input)).toEqual([1, 3]);
   });
 });
+
+describe('decide', () => {
+  it('answers from the current modules and data after they change', () => {
+    const r = new Regolith().addModule('a.rego', 'package a\n\nv := 1\n');
+    expect(r.decide('a/v')).toBe(1);
+    r.addModule('a.rego', 'package a\n\nv := data.x\n').setData({ x: 2 });
+    expect(r.decide('a/v')).toBe(2);
+    r.setData({ x: 3 });
+    expect(r.decide('data.a.v')).toBe(3);
+    r.removeModule('a.rego');
+    expect(r.decide('a/v')).toBeUndefined();
+  });
+});

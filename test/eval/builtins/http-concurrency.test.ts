@@ -3,17 +3,10 @@
 // force_cache behave as in OPA, over HTTP and over HTTPS with a certificate made here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import https from 'node:https';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
+import { startLoopbackServers, type LoopbackServers } from './loopback-servers.js';
 import { Regolith, RegoEvalError } from '../../../src/index.js';
 import { clearHttpSendCache } from '../../../src/eval/builtins/http.js';
 
-let server: http.Server;
-let tlsServer: https.Server;
 let base = '';
 let tlsBase = '';
 let caPem = '';
@@ -41,28 +34,14 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.end(JSON.stringify({ n: counts.get(p) }));
 }
 
+let servers: LoopbackServers;
+
 beforeAll(async () => {
-  server = http.createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regolith-httpc-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes',
-    '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    '-days', '1', '-subj', '/CN=localhost', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
-  caPem = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
-  tlsServer = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: caPem }, handler);
-  await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
-  tlsBase = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+  servers = await startLoopbackServers(handler);
+  ({ base, tlsBase, caPem } = servers);
 });
 
-afterAll(() => {
-  server.closeAllConnections();
-  server.close();
-  tlsServer.closeAllConnections();
-  tlsServer.close();
-});
+afterAll(() => servers.close());
 
 const engine = () =>
   new Regolith().addModule('p.rego', `package p

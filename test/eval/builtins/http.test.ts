@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
-import https from 'node:https';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { execFileSync } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
+import { startLoopbackServers, type LoopbackServers } from './loopback-servers.js';
 import { callBuiltinAsync, fakeContext } from './fake-context.js';
 import { clearHttpSendCache } from '../../../src/eval/builtins/http.js';
 import { toJS, type Value } from '../../../src/eval/value/index.js';
 
-let server: http.Server;
-let tlsServer: https.Server;
 let base = '';
 let tlsBase = '';
 let caPem = '';
@@ -65,26 +59,14 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse) {
   });
 }
 
+let servers: LoopbackServers;
+
 beforeAll(async () => {
-  server = http.createServer(handler);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  // A self-signed certificate for 127.0.0.1, made with openssl.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'regolith-http-'));
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'),
-    '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1',
-  ], { stdio: 'ignore' });
-  caPem = fs.readFileSync(path.join(dir, 'cert.pem'), 'utf8');
-  tlsServer = https.createServer({ key: fs.readFileSync(path.join(dir, 'key.pem')), cert: caPem }, handler);
-  await new Promise<void>((r) => tlsServer.listen(0, '127.0.0.1', r));
-  tlsBase = `https://127.0.0.1:${(tlsServer.address() as AddressInfo).port}`;
+  servers = await startLoopbackServers(handler);
+  ({ base, tlsBase, caPem } = servers);
 });
 
-afterAll(() => {
-  server.close();
-  tlsServer.close();
-});
+afterAll(() => servers.close());
 
 const send = async (req: Value, ctx = fakeContext('http.send')) => toJS((await callBuiltinAsync('http.send', [req], ctx))!) as Record<string, unknown>;
 
