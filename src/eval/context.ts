@@ -51,8 +51,6 @@ export class QueryState {
   /** The package tree of the policy being evaluated. */
   root!: RuleNode;
   private ticks = 0;
-  /** rule being evaluated, for rego.metadata.* */
-  currentRule: unknown;
   // Made on first use: most decisions never read the clock or call I/O built-ins.
   private _now: bigint | undefined;
   private _nd: Map<string, Map<string, Value>> | undefined;

@@ -29,6 +29,6 @@ export {
 } from './object.js';
 export { compare, equal, typeName, compareStrings } from './compare.js';
 export { hashValue, hashString } from './hash.js';
-export { toJS, toJSONText, fromJS, isJSON } from './json.js';
+export { toJS, toJSONText, isJSON } from './json.js';
 export { toRegoString } from './print.js';
 export { nextValueEpoch } from './epoch.js';

@@ -100,14 +100,6 @@ function write(v: Value, out: string[], ind: string, cur: string): void {
   out.push(nl + cur + '}');
 }
 
-/**
- * Checks that a JS value is a JSON value usable as a Rego value (what JSON.parse gives).
- * Returns it unchanged: no copy is made.
- */
-export function fromJS(v: unknown): Value {
-  return v as Value;
-}
-
 /** Whether a value is already plain JSON (no sets, no BigNum, no non-string keys). */
 export function isJSON(v: Value): boolean {
   if (v === null || typeof v !== 'object') return true;
