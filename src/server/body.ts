@@ -42,38 +42,55 @@ export function headerOf(req: Request | undefined, incoming: IncomingMessage | u
   return req?.headers.get(name) ?? undefined;
 }
 
-/** Reads straight from the Node stream: much cheaper than a web ReadableStream. */
-function readIncoming(inc: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    const onData = (chunk: Buffer) => {
-      total += chunk.length;
-      if (total > limits.maxLength) {
-        cleanup();
-        inc.resume(); // drain and discard the rest
-        reject(badRequest(Msg.decodingLimit));
-        return;
-      }
-      chunks.push(chunk);
-    };
-    const onEnd = () => {
-      cleanup();
-      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
-    };
-    const onError = (e: Error) => {
-      cleanup();
-      reject(badRequest(`error reading the body: ${e.message}`));
-    };
-    const cleanup = () => {
-      inc.off('data', onData);
-      inc.off('end', onEnd);
-      inc.off('error', onError);
-    };
-    inc.on('data', onData);
-    inc.on('end', onEnd);
-    inc.on('error', onError);
+const EMPTY = Buffer.alloc(0);
+
+/**
+ * Collects a Node request's body (not yet read by anyone) and calls `done` once, with the
+ * bytes or a 400. Reading straight from the Node stream is much cheaper than a web
+ * ReadableStream, and a callback (rather than a promise) lets the decision fast path
+ * answer in the tick the last chunk arrived.
+ */
+export function collectBody(inc: IncomingMessage, limits: BodyLimits, done: (err: HttpError | undefined, body: Buffer) => void): void {
+  const declared = inc.headers['content-length'];
+  if (declared !== undefined && Number(declared) > limits.maxLength) {
+    inc.resume(); // drain and discard
+    done(badRequest(Msg.decodingLimit), EMPTY);
+    return;
+  }
+  if (inc.readableEnded) {
+    done(undefined, EMPTY);
+    return;
+  }
+  const chunks: Buffer[] = [];
+  let total = 0;
+  // A flag rather than removing the three listeners: cheaper per request, and nothing
+  // after the first outcome (a late 'error' after 'end', say) can call `done` again.
+  let finished = false;
+  inc.on('data', (chunk: Buffer) => {
+    if (finished) return;
+    total += chunk.length;
+    if (total > limits.maxLength) {
+      finished = true;
+      inc.resume(); // drain and discard the rest
+      done(badRequest(Msg.decodingLimit), EMPTY);
+      return;
+    }
+    chunks.push(chunk);
   });
+  inc.on('end', () => {
+    if (finished) return;
+    finished = true;
+    done(undefined, chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+  });
+  inc.on('error', (e: Error) => {
+    if (finished) return;
+    finished = true;
+    done(badRequest(`error reading the body: ${e.message}`), EMPTY);
+  });
+}
+
+function readIncoming(inc: IncomingMessage, limits: BodyLimits): Promise<Buffer> {
+  return new Promise((resolve, reject) => collectBody(inc, limits, (err, body) => (err ? reject(err) : resolve(body))));
 }
 
 /** Reads the raw body, refusing more than maxLength bytes (declared or actually sent). */
@@ -107,8 +124,17 @@ export async function readBody(
   incoming?: IncomingMessage,
 ): Promise<Buffer> {
   const raw = await readRaw(req, limits, incoming);
+  return isGzipped(req, incoming) ? gunzipBody(raw, limits, prefix) : raw;
+}
+
+/** Whether Content-Encoding says the body is gzipped. */
+export function isGzipped(req: Request | undefined, incoming?: IncomingMessage): boolean {
   const enc = headerOf(req, incoming, 'content-encoding');
-  if (!enc || !enc.includes('gzip')) return raw;
+  return enc !== undefined && enc.includes('gzip');
+}
+
+/** Gunzips a request body within gzipMaxLength; failures are 400s prefixed with `prefix`. */
+export async function gunzipBody(raw: Buffer, limits: BodyLimits, prefix = 'could not decompress the body'): Promise<Buffer> {
   try {
     return await gunzipAsync(raw, { maxOutputLength: limits.gzipMaxLength });
   } catch (e) {

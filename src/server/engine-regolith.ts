@@ -308,15 +308,10 @@ export class RegolithEngine implements Engine {
     return plan;
   }
 
-  evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult> {
-    try {
-      const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
-      const out = this.run(this.refPlan(ref, metrics), opts, metrics);
-      const result = (o: RunOutput): EvalResult => ({ result: o.results[0]?.expressions[0]?.value, metrics, explanation: o.explanation });
-      return out instanceof Promise ? out.then(result) : Promise.resolve(result(out));
-    } catch (e) {
-      return Promise.reject(e);
-    }
+  evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult> {
+    const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+    const out = this.run(this.refPlan(ref, metrics), opts, metrics);
+    return out instanceof Promise ? out.then((o) => evalResult(o, metrics)) : evalResult(out, metrics);
   }
 
   async query(query: string, opts: EvalOptions): Promise<QueryResult> {
@@ -356,6 +351,10 @@ function isModule(v: unknown): v is Module {
 /** `package a.b` -> ["a", "b"] (the string terms after `data`). */
 function packagePath(m: Module): string[] {
   return m.package.path.slice(1).map((t) => (t.type === 'string' ? t.value : String((t as { value?: unknown }).value)));
+}
+
+function evalResult(o: RunOutput, metrics: Record<string, number> | undefined): EvalResult {
+  return { result: o.results[0]?.expressions[0]?.value, metrics, explanation: o.explanation };
 }
 
 function explanationOf(tracer: BufferTracer, pretty: boolean): Value {

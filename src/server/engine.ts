@@ -159,8 +159,12 @@ export interface Engine {
   /** Whether rules define a document at exactly this ref (for "document undefined" vs "document missing"). */
   hasRulesAt(ref: Value[]): boolean;
 
-  /** Evaluates the document at data.<ref> (segments are strings or integers). */
-  evaluate(ref: Value[], opts: EvalOptions): Promise<EvalResult>;
+  /**
+   * Evaluates the document at data.<ref> (segments are strings or integers). May answer
+   * synchronously (no promise, no microtask hop: the decision fast path writes its reply
+   * in the same tick); a promise when evaluation waits on I/O. Errors are thrown or rejected.
+   */
+  evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult>;
   /** Runs an ad-hoc query (Rego body text). Throws EngineError('parse' | 'compile' | 'eval'). */
   query(query: string, opts: EvalOptions): Promise<QueryResult>;
   /** Checks that a query parses; throws EngineError('parse'). */

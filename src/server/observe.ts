@@ -37,10 +37,13 @@ export class RequestObserver {
     return start;
   }
 
-  /** End of a request (its response is decided): records the duration, logs the response. */
-  end(inc: IncomingMessage, start: number, status: number): void {
+  /**
+   * End of a request (its response is decided): records the duration, logs the response.
+   * `handler` names the Prometheus label when the caller knows it (else setHandler's).
+   */
+  end(inc: IncomingMessage, start: number, status: number, handler?: string): void {
     const ms = performance.now() - start;
-    this.durations.observe(status, (inc as Tagged)[HANDLER] ?? 'catchall', lower(inc.method ?? ''), ms / 1000);
+    this.durations.observe(status, handler ?? (inc as Tagged)[HANDLER] ?? 'catchall', lower(inc.method ?? ''), ms / 1000);
     const id = (inc as Tagged)[REQ_ID];
     if (id !== undefined && this.logger) {
       this.logger.info({ req_id: id, req_method: inc.method, req_path: pathOf(inc), resp_status: status, resp_duration: ms }, 'Sent response.');

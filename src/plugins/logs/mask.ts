@@ -7,7 +7,7 @@ import { RSet, isPlainObject, newPlainObject, type PlainObject, type Value } fro
 
 /** The narrow view of the engine the decision log plugin needs. */
 export interface PolicyEvaluator {
-  evaluate(ref: Value[], opts: { input?: Value }): Promise<{ result?: Value }>;
+  evaluate(ref: Value[], opts: { input?: Value }): { result?: Value } | Promise<{ result?: Value }>;
   hasRulesAt(ref: Value[]): boolean;
 }
 

@@ -5,10 +5,12 @@
 // (fast-decision.ts) answer with the same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../eval/value/index.js';
+import type { Snapshot } from '../../storage/index.js';
+import type { EvalResult, ExplainMode } from '../engine.js';
 import type { App, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
-import { badRequest, errorReply, toHttpError } from '../errors.js';
+import { badRequest, errorReply, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
@@ -30,12 +32,14 @@ export interface DataReadRequest {
   incoming?: IncomingMessage;
 }
 
-async function readPostInput(r: DataReadRequest, ctx: ServerContext): Promise<Value | undefined> {
-  const buf = await readBody(r.req, ctx.limits, undefined, r.incoming);
-  const doc = decodeDocument(r.req, buf, ctx.limits, 'body contains malformed input document', r.incoming);
+const MALFORMED_INPUT = 'body contains malformed input document';
+
+/** The `input` of a decoded POST body (undefined without one); 400 unless the body is an object. */
+export function postInput(req: DataReadRequest, body: Buffer, ctx: ServerContext): Value | undefined {
+  const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming);
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
-    throw badRequest('body contains malformed input document: request body must be an object with an "input" key');
+    throw badRequest(`${MALFORMED_INPUT}: request body must be an object with an "input" key`);
   }
   return Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
 }
@@ -65,61 +69,150 @@ function refOf(path: string): Value[] {
   return ref;
 }
 
-/** Answers one data read; errors thrown here are shaped by the caller (route or fast path). */
+/** The query parameters of a data read. */
+export interface DataReadParams {
+  pretty: boolean;
+  metrics: boolean;
+  instrument: boolean;
+  explain: ExplainMode | undefined;
+  strict: boolean;
+  provenance: boolean;
+  /** When the request started (process.hrtime.bigint()), only when it reports timers. */
+  start: bigint;
+}
+
+/** A request without a query string (the common decision request): every parameter off. */
+export const NO_PARAMS: DataReadParams = Object.freeze({
+  pretty: false,
+  metrics: false,
+  instrument: false,
+  explain: undefined,
+  strict: false,
+  provenance: false,
+  start: 0n,
+});
+
+export function dataReadParams(q: URLSearchParams): DataReadParams {
+  if (q.size === 0) return NO_PARAMS;
+  const metrics = boolParam(q, 'metrics');
+  const instrument = boolParam(q, 'instrument');
+  return {
+    pretty: boolParam(q, 'pretty'),
+    metrics,
+    instrument,
+    explain: explainParam(q),
+    strict: boolParam(q, 'strict-builtin-errors'),
+    provenance: boolParam(q, 'provenance'),
+    // Clock reads only when the response reports timers.
+    start: metrics || instrument ? process.hrtime.bigint() : 0n,
+  };
+}
+
+/** Answers one data read (Hono route); errors thrown here are shaped by the caller. */
 export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<Reply> {
-  const q = r.query;
-  // No query string (the common decision request): every parameter is off.
-  const hasQuery = q.size > 0;
-  const pretty = hasQuery && boolParam(q, 'pretty');
-  const wantMetrics = hasQuery && boolParam(q, 'metrics');
-  const instrument = hasQuery && boolParam(q, 'instrument');
-  const explain = hasQuery ? explainParam(q) : undefined;
-  // Clock reads only when the response reports timers.
-  const timed = wantMetrics || instrument;
-  const start = timed ? process.hrtime.bigint() : 0n;
-  const input = r.method === 'GET' ? readGetInput(q, ctx) : await readPostInput(r, ctx);
-  const inputParse = timed ? since(start) : 0;
-  const ref = refOf(r.path);
-  const snapshot = ctx.engine.store.snapshot();
-  const decisionId = ctx.decisionId();
-  const by = decisionId ? remoteAddr({ incoming: r.incoming }) : undefined;
-  const ndCache = decisionId ? ctx.ndCache() : undefined;
-  let res;
+  const p = dataReadParams(r.query);
+  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.incoming), ctx);
+  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0);
+}
+
+/**
+ * Evaluates data.<path> for an input already read and answers with OPA's envelope.
+ * Synchronous unless evaluation waits on I/O or the reply is gzipped, so that the fast
+ * path can answer in the tick the body arrived. Errors are thrown as HttpErrors.
+ */
+export function answerDataRead(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, input: Value | undefined, inputParseNs: number): Reply | Promise<Reply> {
+  const d = new Decision(ctx, r, p, input, inputParseNs);
+  let res: EvalResult | Promise<EvalResult>;
   try {
-    res = await ctx.engine.evaluate(ref, {
+    res = ctx.engine.evaluate(d.ref, {
       input,
-      strictBuiltinErrors: hasQuery && boolParam(q, 'strict-builtin-errors'),
-      metrics: wantMetrics,
-      instrument,
-      explain,
-      pretty,
-      snapshot,
-      ndBuiltinCache: ndCache,
+      strictBuiltinErrors: p.strict,
+      metrics: p.metrics,
+      instrument: p.instrument,
+      explain: p.explain,
+      pretty: p.pretty,
+      snapshot: d.snapshot,
+      ndBuiltinCache: d.ndCache,
     });
   } catch (e) {
+    throw d.failed(e);
+  }
+  if (res instanceof Promise) {
+    return res.then(
+      (out) => d.reply(out),
+      (e: unknown) => {
+        throw d.failed(e);
+      },
+    );
+  }
+  return d.reply(res);
+}
+
+/** One decision of a data read: what its reply and its decision-log event need. */
+class Decision {
+  readonly ref: Value[];
+  readonly snapshot: Snapshot;
+  readonly decisionId: string | undefined;
+  readonly ndCache: Map<string, Map<string, Value>> | undefined;
+
+  constructor(
+    private readonly ctx: ServerContext,
+    private readonly r: DataReadRequest,
+    private readonly p: DataReadParams,
+    private readonly input: Value | undefined,
+    private readonly inputParseNs: number,
+  ) {
+    this.ref = refOf(r.path);
+    this.snapshot = ctx.engine.store.snapshot();
+    this.decisionId = ctx.decisionId();
+    this.ndCache = this.decisionId ? ctx.ndCache() : undefined;
+  }
+
+  /** An evaluation error as an HttpError, logged as a decision when decision logging is on. */
+  failed(e: unknown): HttpError {
     const err = toHttpError(e);
-    if (decisionId) ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, error: err.body, ndCache });
-    throw err;
+    if (this.decisionId) this.log({ error: err.body });
+    return err;
   }
-  let metrics: Value | undefined;
-  if (wantMetrics || instrument) {
-    metrics = { ...res.metrics, timer_rego_input_parse_ns: inputParse, timer_server_handler_ns: since(start) } as PlainObject;
+
+  reply(res: EvalResult): Reply | Promise<Reply> {
+    const { p, r } = this;
+    const warning = r.method === 'POST' && this.input === undefined ? WARNING : undefined;
+    let text: string;
+    if (p === NO_PARAMS && this.decisionId === undefined && warning === undefined && res.explanation === undefined) {
+      // The common decision: only the result (what envelope() writes for these fields).
+      text = res.result === undefined ? '{}' : '{"result":' + toJSONText(res.result) + '}';
+    } else {
+      let metrics: Value | undefined;
+      if (p.metrics || p.instrument) {
+        metrics = { ...res.metrics, timer_rego_input_parse_ns: this.inputParseNs, timer_server_handler_ns: since(p.start) } as PlainObject;
+      }
+      text = envelope(
+        [
+          ['provenance', p.provenance ? provenance(this.ctx, this.snapshot) : undefined],
+          ['metrics', metrics],
+          ['result', res.result],
+          ['warning', warning],
+          ['decision_id', this.decisionId],
+          ['explanation', res.result === undefined && p.explain !== 'full' ? undefined : res.explanation],
+        ],
+        p.pretty,
+      );
+    }
+    if (this.decisionId) this.log({ result: res.result, metrics: res.metrics });
+    return encodeJSON(text, { gzip: { settings: this.ctx.gzip, acceptEncoding: headerOf(r.req, r.incoming, 'accept-encoding') } });
   }
-  const text = envelope(
-    [
-      ['provenance', hasQuery && boolParam(q, 'provenance') ? provenance(ctx, snapshot) : undefined],
-      ['metrics', metrics],
-      ['result', res.result],
-      ['warning', r.method === 'POST' && input === undefined ? WARNING : undefined],
-      ['decision_id', decisionId],
-      ['explanation', res.result === undefined && explain !== 'full' ? undefined : res.explanation],
-    ],
-    pretty,
-  );
-  if (decisionId) {
-    ctx.logDecision({ decision_id: decisionId, requested_by: by, path: refText(ref), input, result: res.result, metrics: res.metrics, ndCache });
+
+  private log(outcome: { result?: Value; metrics?: Record<string, number>; error?: ErrorBody }): void {
+    this.ctx.logDecision({
+      decision_id: this.decisionId!,
+      requested_by: remoteAddr({ incoming: this.r.incoming }),
+      path: refText(this.ref),
+      input: this.input,
+      ...outcome,
+      ndCache: this.ndCache,
+    });
   }
-  return encodeJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(r.req, r.incoming, 'accept-encoding') } });
 }
 
 /** dataRead with errors in OPA's shape, as a Reply (for the fast path). */
