@@ -23,6 +23,11 @@ export function sortedKeysCached(o: PlainObject): string[] {
 /** coll[key], or undefined. */
 export function lookup(coll: Value | undefined, key: Value): Value | undefined {
   if (coll === null || typeof coll !== 'object') return undefined;
+  // The common case first: a string key into a plain object. Reading `constructor` costs
+  // a few ns where each `instanceof` below costs ~15 (measured on JSON.parse objects); an
+  // object with its own "constructor" key, or none, simply takes the general path.
+  if (typeof key === 'string' && (coll as { constructor?: unknown }).constructor === Object)
+    return Object.hasOwn(coll, key) ? (coll as PlainObject)[key] : undefined;
   if (Array.isArray(coll)) {
     let i: number;
     if (typeof key === 'number') i = key;

@@ -111,16 +111,26 @@ export function objectEntries(o: PlainObject | RObject): [Value, Value][] {
 }
 
 /**
+ * A plain object with Object.prototype, as JSON.parse makes them: V8 keeps it in fast
+ * mode (property reads through inline caches), where Object.create(null) starts in
+ * dictionary mode. "__proto__" is defined as an own key, as JSON.parse does.
+ */
+function fastObject(list: [string, Value][]): PlainObject {
+  const o: PlainObject = {};
+  for (const [k, v] of list) {
+    if (k === '__proto__') Object.defineProperty(o, k, { value: v, writable: true, enumerable: true, configurable: true });
+    else o[k] = v;
+  }
+  return o;
+}
+
+/**
  * Builds an object from entries, choosing the representation by the invariant
  * (plain when every key is a string). Later entries overwrite earlier ones.
  */
 export function makeObject(entries: Iterable<[Value, Value]>): PlainObject | RObject {
   const list = Array.isArray(entries) ? (entries as [Value, Value][]) : [...entries];
-  if (list.every((e) => typeof e[0] === 'string')) {
-    const o = newPlainObject();
-    for (const [k, v] of list) o[k as string] = v;
-    return o;
-  }
+  if (list.every((e) => typeof e[0] === 'string')) return fastObject(list as [string, Value][]);
   const r = new RObject();
   for (const [k, v] of list) r.set(k, v);
   return r;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { lookup } from '../../../src/eval/collections.js';
 import {
   BigNum,
   RObject,
@@ -6,6 +7,7 @@ import {
   compare,
   equal,
   hashValue,
+  makeNumber,
   makeObject,
   parseNumber,
   toJSONText,
@@ -42,6 +44,26 @@ describe('numbers', () => {
     expect(compare(parseNumber('-1e400')!, -Number.MAX_VALUE)).toBe(-1);
     expect(compare(1, 1.0)).toBe(0);
     expect(equal(parseNumber('100000000000000000000000')!, parseNumber('1e23')!)).toBe(true);
+  });
+  it('orders by the nearest doubles when they differ, exactly when they tie', () => {
+    const above = parseNumber('9007199254740993')!; // 2^53 + 1: its nearest double is 2^53
+    expect(above).toBeInstanceOf(BigNum);
+    expect(compare(above, 9007199254740992)).toBe(1);
+    expect(compare(9007199254740992, above)).toBe(-1);
+    expect(compare(above, 9007199254740994)).toBe(-1);
+    expect(compare(parseNumber('1e400')!, parseNumber('2e400')!)).toBe(-1);
+    expect(compare(parseNumber('12345678901234567891')!, parseNumber('12345678901234567890')!)).toBe(1);
+    expect(compare(1.5, parseNumber('1e400')!)).toBe(-1);
+  });
+  it('makes integers doubles only when the double prints the same digits', () => {
+    expect(makeNumber(4102444800000000000n, 0)).toBe(4102444800000000000);
+    expect(makeNumber(-42n, 0)).toBe(-42);
+    expect(makeNumber(0n, 0)).toBe(0);
+    // 2^60 is a double, but it prints as 1152921504606847000
+    expect(makeNumber(2n ** 60n, 0)).toBeInstanceOf(BigNum);
+    expect(toJSONText(makeNumber(2n ** 60n, 0))).toBe('1152921504606846976');
+    expect(makeNumber(10n ** 22n, 0)).toBe(1e22); // printed 1e+22: the decimal path decides
+    expect(makeNumber(15n, -1)).toBe(1.5);
   });
   it('prints integers with every digit', () => {
     expect(toJSONText(1e21)).toBe('1e+21');
@@ -119,6 +141,22 @@ describe('equality and hashing', () => {
     const o = makeObject([['__proto__', 1]]);
     expect(Object.keys(o)).toEqual(['__proto__']);
     expect(equal(o, JSON.parse('{"__proto__":1}'))).toBe(true);
+    expect(lookup(o, '__proto__')).toBe(1);
+    expect(lookup(o, 'toString')).toBeUndefined();
+  });
+  it('looks up own keys only, whatever the prototype or a "constructor" key', () => {
+    const made = makeObject([['a', 1], ['constructor', 2]]);
+    const parsed = JSON.parse('{"a":1,"constructor":2}');
+    const bare = Object.assign(Object.create(null), { a: 1 });
+    for (const o of [made, parsed]) {
+      expect(lookup(o, 'a')).toBe(1);
+      expect(lookup(o, 'constructor')).toBe(2);
+      expect(lookup(o, 'hasOwnProperty')).toBeUndefined();
+    }
+    expect(lookup(bare, 'a')).toBe(1);
+    expect(lookup({ a: 1 }, 'constructor')).toBeUndefined();
+    expect(lookup(RSet.of('a'), 'a')).toBe('a');
+    expect(lookup(['x'], 'length')).toBeUndefined();
   });
 });
 
