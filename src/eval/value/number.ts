@@ -86,6 +86,13 @@ function decimalOfDouble(n: number): { mant: bigint; exp: number } {
  * form is exactly this value, else a BigNum. `text` is kept for printing (literals).
  */
 export function makeNumber(mant: bigint, exp: number, text?: string): RNumber {
+  if (exp === 0) {
+    // An integer (arithmetic results, time.now_ns): a double when the double prints as
+    // these very digits, without the decimal round trip below.
+    const s = mant.toString();
+    const d = Number(s);
+    if (String(d) === s) return d;
+  }
   const n = normalize(mant, exp);
   const d = Number(decimalText(n.mant, n.exp));
   if (Number.isFinite(d)) {
@@ -115,6 +122,12 @@ export function toDecimal(v: RNumber): { mant: bigint; exp: number } {
 /** Compares two Rego numbers exactly: -1, 0 or 1. */
 export function compareNumbers(a: RNumber, b: RNumber): number {
   if (typeof a === 'number' && typeof b === 'number') return a < b ? -1 : a > b ? 1 : 0;
+  // Rounding to the nearest double is monotonic (and a double stands for its shortest
+  // decimal form, which rounds to it), so different nearest doubles decide the order.
+  const da = typeof a === 'number' ? a : a.toDouble();
+  const db = typeof b === 'number' ? b : b.toDouble();
+  if (da < db) return -1;
+  if (da > db) return 1;
   const x = toDecimal(a);
   const y = toDecimal(b);
   const e = Math.min(x.exp, y.exp);
