@@ -3,7 +3,8 @@
 
 import type { Body, Every, Expr, SomeDecl, Term, With } from './ast.js';
 import { K } from './lexer.js';
-import { OP_NAMES, ParseAbort, Parser, refName, TOKEN_NAMES } from './parser.js';
+import { OP_NAMES, Parser, refName } from './parser.js';
+import { ParseAbort, TOKEN_NAMES } from './cursor.js';
 
 export abstract class BodyParser extends Parser {
   // ---- bodies and expressions ----------------------------------------------------

@@ -6,7 +6,8 @@ import type { Annotations, Body, Comment, Import, Module, Package, RegoErrorDeta
 import { parseAnnotationBlocks } from './annotations.js';
 import { PARSE_ERROR, RegoParseError } from './errors.js';
 import { tokenize } from './lexer.js';
-import { FUTURE_KEYWORDS, ParseAbort, valueName } from './parser.js';
+import { valueName } from './parser.js';
+import { FUTURE_KEYWORDS, ParseAbort } from './cursor.js';
 import { StatementParser, trueExpr, type Statement } from './statements.js';
 import { copyTerm, isGround } from './terms.js';
 

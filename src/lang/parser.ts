@@ -2,7 +2,8 @@
 // token stream. It follows OPA's parser (v1/ast/parser.go) decision by decision so that
 // the trees and the error messages match: operator precedence, whitespace-sensitive
 // refs and calls, newline-separated bodies, comprehension-vs-set ambiguity, wildcard
-// numbering. Bodies and expressions are in body.ts, statements in statements.ts.
+// numbering. The token cursor (positions, keywords, locations, errors) is in cursor.ts,
+// bodies and expressions in body.ts, statements in statements.ts.
 //
 // Errors abort with a ParseAbort exception; the few places where OPA backtracks save
 // and restore the position (and the wildcard counter). A memo of parsed terms keyed by
@@ -12,21 +13,7 @@ import type { Body, CallTerm, Location, RefTerm, StringTerm, Term, VarTerm } fro
 import { K, type TokenStream } from './lexer.js';
 import { decodeString } from './strings.js';
 import { parseTemplateString } from './template.js';
-
-export const MAX_DEPTH = 1000;
-
-export class ParseAbort {
-  constructor(
-    readonly message: string,
-    readonly row: number,
-    readonly col: number,
-  ) {}
-}
-
-/** Keywords of Rego that are always reserved. */
-const BASE_KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false']);
-/** Keywords added by v1 or `import future.keywords` / `import rego.v1` in v0. */
-export const FUTURE_KEYWORDS = ['contains', 'every', 'if', 'in'];
+import { ParseAbort, TokenCursor, TOKEN_NAMES, type SavedState } from './cursor.js';
 
 export const OP_NAMES: Partial<Record<K, string>> = {
   [K.Equal]: 'equal',
@@ -63,44 +50,6 @@ const PREC: Partial<Record<K, number>> = {
   [K.Rem]: 5,
 };
 
-/** How OPA names tokens in "unexpected X token" messages. */
-export const TOKEN_NAMES: Record<K, string> = {
-  [K.EOF]: 'eof',
-  [K.Ident]: 'identifier',
-  [K.Number]: 'number',
-  [K.String]: 'string',
-  [K.RawString]: 'string',
-  [K.BadString]: 'string',
-  [K.BadRawString]: 'string',
-  [K.Assign]: 'assign',
-  [K.Colon]: ':',
-  [K.Equal]: 'equal',
-  [K.Unify]: 'eq',
-  [K.Neq]: 'neq',
-  [K.Lte]: 'lte',
-  [K.Gte]: 'gte',
-  [K.Lt]: 'lt',
-  [K.Gt]: 'gt',
-  [K.Add]: 'plus',
-  [K.Sub]: 'minus',
-  [K.Mul]: 'mul',
-  [K.Quo]: 'quo',
-  [K.Rem]: 'rem',
-  [K.And]: 'and',
-  [K.Or]: 'or',
-  [K.Dot]: '.',
-  [K.Comma]: ',',
-  [K.Semicolon]: ';',
-  [K.LParen]: '(',
-  [K.RParen]: ')',
-  [K.LBrack]: '[',
-  [K.RBrack]: ']',
-  [K.LBrace]: '{',
-  [K.RBrace]: '}',
-  [K.Illegal]: 'illegal',
-  [K.TemplateString]: 'template-string-end',
-};
-
 interface Memo {
   startWildcard: number;
   term: Term;
@@ -108,65 +57,9 @@ interface Memo {
   wildcard: number;
 }
 
-export interface SavedState {
-  pos: number;
-  wildcard: number;
-}
-
-export abstract class Parser {
-  pos = 0;
-  wildcard = 0;
-  depth = 0;
-  /** Future keywords currently in effect (v1: all of them). */
-  readonly future = new Set<string>();
+export abstract class Parser extends TokenCursor {
   private memo = new Map<number, Memo>();
 
-  constructor(
-    readonly src: string,
-    readonly file: string,
-    public ts: TokenStream,
-  ) {}
-
-  // ---- token helpers ---------------------------------------------------------
-
-  /** Kind of the current token (a method, so that TypeScript does not narrow it). */
-  tk(): K {
-    return this.ts.kind[this.pos] as K;
-  }
-  get img(): string {
-    return this.ts.image[this.pos]!;
-  }
-  /** Whether the current token is the keyword `kw` (reserved in the current mode). */
-  isKw(kw: string, at = this.pos): boolean {
-    const c = this.ts.kw[at];
-    return c !== 0 && this.ts.image[at] === kw && (c === 1 || this.future.has(kw));
-  }
-  isKeyword(word: string): boolean {
-    return BASE_KEYWORDS.has(word) || this.future.has(word);
-  }
-  /** A plain identifier (not a reserved keyword) at the current position. */
-  isIdent(at = this.pos): boolean {
-    if (this.ts.kind[at] !== K.Ident) return false;
-    const c = this.ts.kw[at];
-    return c === 0 || (c === 2 && !this.future.has(this.ts.image[at]!));
-  }
-  /** The identifier at `at` is reserved in the current mode. */
-  isKeywordAt(at = this.pos): boolean {
-    const c = this.ts.kw[at];
-    return c === 1 || (c === 2 && this.future.has(this.ts.image[at]!));
-  }
-  /** The token at `at` directly follows the previous token (no whitespace). */
-  adjacent(at: number): boolean {
-    return this.ts.ws[at] === 0;
-  }
-  /** A keyword used as the first element of a ref, e.g. `not.x` or `if[0]`. */
-  keywordAsRef(at = this.pos): boolean {
-    const k = this.ts.kind[at + 1];
-    return (k === K.Dot || k === K.LBrack) && this.adjacent(at + 1);
-  }
-  next(): void {
-    if (this.pos < this.ts.n) this.pos++;
-  }
   /** Runs `fn` over another token stream (an expression inside a template string), then resumes. */
   withTokens<T>(ts: TokenStream, fn: () => T): T {
     const outer = { ts: this.ts, pos: this.pos, memo: this.memo };
@@ -181,71 +74,8 @@ export abstract class Parser {
       this.memo = outer.memo;
     }
   }
-  save(): SavedState {
-    return { pos: this.pos, wildcard: this.wildcard };
-  }
-  restore(s: SavedState): void {
-    this.pos = s.pos;
-    this.wildcard = s.wildcard;
-  }
-  /** End offset of the last consumed token. */
-  get lastEnd(): number {
-    return this.pos > 0 ? this.ts.end[this.pos - 1]! : 0;
-  }
-
-  loc(at = this.pos): Location {
-    return { file: this.file, row: this.ts.row[at]!, col: this.ts.col[at]!, text: this.ts.image[at]! };
-  }
-  /** Location starting at token `from` with the text up to the last consumed token. */
-  span(from: number, endOffset = this.lastEnd): Location {
-    const start = this.ts.start[from]!;
-    return {
-      file: this.file,
-      row: this.ts.row[from]!,
-      col: this.ts.col[from]!,
-      text: this.src.slice(start, Math.max(start, endOffset)),
-    };
-  }
-  spanFrom(loc: Location | undefined, startOffset: number, endOffset = this.lastEnd): Location {
-    const l = loc ?? this.loc();
-    return { file: l.file, row: l.row, col: l.col, text: this.src.slice(startOffset, Math.max(startOffset, endOffset)) };
-  }
-
-  // ---- errors ------------------------------------------------------------------
-
-  errorAt(at: number, message: string): never {
-    throw new ParseAbort(message, this.ts.row[at]!, this.ts.col[at]!);
-  }
-  errorLoc(loc: Location | undefined, message: string): never {
-    if (!loc) this.errorAt(this.pos, message);
-    throw new ParseAbort(message, loc.row, loc.col);
-  }
-  /** OPA's p.illegal: "unexpected <tok> <token|keyword>[: note]". */
-  illegal(note = ''): never {
-    const k = this.tk();
-    if (k === K.Illegal) this.errorAt(this.pos, 'illegal token');
-    if (k === K.BadString) this.errorAt(this.pos, 'non-terminated string');
-    if (k === K.BadRawString) this.errorAt(this.pos, 'non-terminated raw string');
-    let name = TOKEN_NAMES[k];
-    let type = 'token';
-    if (k === K.Ident && this.isKeyword(this.img)) {
-      name = this.img;
-      type = 'keyword';
-    }
-    this.errorAt(this.pos, note ? `unexpected ${name} ${type}: ${note}` : `unexpected ${name} ${type}`);
-  }
-  enter(): void {
-    if (++this.depth > MAX_DEPTH) this.errorAt(this.pos, 'max parsing recursion depth reached');
-  }
-  leave(): void {
-    this.depth--;
-  }
 
   // ---- terms -------------------------------------------------------------------
-
-  genWildcard(): string {
-    return `$${this.wildcard++}`;
-  }
 
   parseVar(): VarTerm {
     const img = this.img;

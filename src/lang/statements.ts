@@ -6,7 +6,8 @@
 import type { Body, Expr, Head, Import, Location, Package, RefTerm, Rule, Term } from './ast.js';
 import { K } from './lexer.js';
 import { BodyParser } from './body.js';
-import { FUTURE_KEYWORDS, ParseAbort, refName, valueName } from './parser.js';
+import { refName, valueName } from './parser.js';
+import { FUTURE_KEYWORDS, ParseAbort } from './cursor.js';
 import { copyHead, copyTerm, isGround, refString } from './terms.js';
 
 export type Statement =
