@@ -162,7 +162,7 @@ export class Regolith {
 
   /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */
   decide(path: string, input?: unknown): unknown {
-    const ref = path.startsWith('data') ? path : 'data.' + path.split('/').filter(Boolean).join('.');
+    const ref = /^data(?:$|[.[])/.test(path) ? path : slashPathRef(path);
     // Parsing and planning the query once per path, not once per decision.
     let q = this.decisions.get(ref);
     if (!q) this.decisions.set(ref, (q = this.prepare(ref)));
@@ -170,5 +170,18 @@ export class Regolith {
     return r[0]?.expressions[0]?.value;
   }
 }
+
+/** "a/b-c/0" -> data.a["b-c"]["0"]: segments that are not identifiers in brackets, as strings (as the server's path API does). */
+function slashPathRef(path: string): string {
+  let ref = 'data';
+  for (const seg of path.split('/')) {
+    if (seg === '') continue;
+    ref += /^[A-Za-z_][A-Za-z0-9_]*$/.test(seg) && !KEYWORDS.has(seg) ? '.' + seg : '[' + JSON.stringify(seg) + ']';
+  }
+  return ref;
+}
+
+/** Words that cannot follow a dot in a ref. */
+const KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false', 'contains', 'every', 'if', 'in']);
 
 export { IOPending };

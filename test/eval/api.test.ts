@@ -51,6 +51,18 @@ describe('library API', () => {
     expect(r.prepare('data.a.u').evaluate({ input: {} })).toEqual([]);
   });
 
+  it('decides slash paths whose segments are not identifiers, and packages named like data', () => {
+    const r = new Regolith()
+      .addModule('a.rego', 'package app\n\nrules["allow-all"] := input.ok\n\nx := {"0": "zero", "in": 1}\n')
+      .addModule('d.rego', 'package database\n\nallow := true\n');
+    expect(r.decide('app/rules/allow-all', { ok: 7 })).toBe(7);
+    expect(r.decide('/app/x/0')).toBe('zero');
+    expect(r.decide('app/x/in')).toBe(1);
+    expect(r.decide('database/allow')).toBe(true);
+    expect(r.decide('data.database.allow')).toBe(true);
+    expect(r.decide('data.app.rules["allow-all"]', { ok: 1 })).toBe(1);
+  });
+
   it('raises typed evaluation errors', () => {
     const r = new Regolith().addModule('a.rego', 'package a\n\np := x if x := [1, 2][_]\n\nf(x) := 1\nf(x) := 2\n\nq := f(0)\n');
     expect(() => r.decide('a/p')).toThrow(RegoEvalError);
