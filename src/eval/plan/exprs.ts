@@ -15,6 +15,8 @@ import { STOP, type Step, type TermC } from './types.js';
 import { compileWith } from './with.js';
 import { iterationFor } from './order.js';
 import { traceChildBody, traceExpr } from '../trace/plan.js';
+import { inlineCall } from './inline.js';
+import type { RuleNode } from '../../compiler/tree.js';
 
 /** Vars an expression leaves bound when it succeeds. */
 export function exprBinds(e: Expr): string[] {
@@ -185,9 +187,11 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
   if (name === 'print') return compilePrint(args, pc, withValue(next, o?.valueSlot));
   const callee = resolveCallee(op, pc, e.location);
   let n: number | undefined;
+  let fn: RuleNode | undefined;
   if (op.type === 'ref' && op.value[0]?.type === 'var' && op.value[0].value === 'data') {
     const node = pc.root.find(op.value.slice(1).map((x) => (x.type === 'string' ? x.value : '')));
     n = node?.isFunction ? node.arity : undefined;
+    if (node?.isFunction) fn = node;
   } else {
     const d = getBuiltin(name ?? '');
     n = d && !d.decl.variadic ? (d.decl.args?.length ?? 0) : undefined;
@@ -200,6 +204,10 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
   }
   const argCs = args.map((a) => compileTerm(a, pc));
   const generic = truthy(callWith(callee, argCs), next, o?.valueSlot);
+  if (fn !== undefined && args.length === n && o?.valueSlot === undefined) {
+    const inlined = inlineCall(fn, callee.key, argCs, pc, next, generic);
+    if (inlined) return inlined;
+  }
   const test = name !== undefined && args.length === 2 ? COMPARISONS[name] : undefined;
   if (test !== undefined && argCs[0]!.get && argCs[1]!.get) return compiledComparison(test, name!, argCs[0]!.get, argCs[1]!.get, withValue(next, o?.valueSlot), generic);
   return generic;
