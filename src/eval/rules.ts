@@ -121,10 +121,10 @@ function setRunner(plan: RulePlan): SetRunner {
   const out: Step = get
     ? (f) => {
         const v = get(f);
-        if (v !== undefined) (f.result as RSet).add(v);
+        if (v !== undefined) (f.result as RSet).addUnchecked(v);
         return false;
       }
-    : (f) => keyC.gen(f, (v) => ((f.result as RSet).add(v), false));
+    : (f) => keyC.gen(f, (v) => ((f.result as RSet).addUnchecked(v), false));
   const { body, nslots } = plan;
   const runner: SetRunner = (ev, into) => {
     const fr = new Frame(new Array(nslots), ev, out);

@@ -2,7 +2,7 @@
 // rules, set/object comprehensions, complete rules and functions iterate sets and objects
 // in insertion order internally (src/eval/plan/order.ts).
 import { describe, expect, it } from 'vitest';
-import { Regolith } from '../../src/index.js';
+import { BufferTracer, Regolith } from '../../src/index.js';
 
 const POLICY = `package o
 
@@ -78,5 +78,55 @@ describe('iteration order', () => {
     const r = engine();
     const v = r.prepare('data.o.any_big').evaluate({ input, strictBuiltinErrors: true })[0]?.expressions[0]?.value;
     expect(v).toBe(true);
+  });
+});
+
+// Set rules and set comprehensions add their members unchecked (src/eval/value/set.ts):
+// repeats are removed the first time the set is counted, compared, hashed, sorted or
+// searched, and order-free iteration may see a repeat without any answer changing.
+describe('sets built from repeated solutions', () => {
+  const SETS = `package s
+
+grants contains g if {
+	some r in input.roles
+	some g in input.grants[r]
+}
+
+names := {g.name | some g in grants}
+n := count(grants)
+same := grants == {g | some r in input.roles; some g in input.grants[r]}
+listed := [g.name | some g in grants]
+allowed if {
+	some g in grants
+	g.name == input.want
+}
+per_name := {name: true | some g in grants; name := g.name}
+all_read if every g in grants { g.read }
+has_b if {"name": "b", "read": true} in grants
+nested := {{"x": g} | some g in grants}
+`;
+  const a = { name: 'a', read: true };
+  const b = { name: 'b', read: true };
+  const input = { roles: ['r1', 'r2', 'r3'], grants: { r1: [a, b], r2: [b, { ...a }], r3: [{ ...b }] }, want: 'b' };
+  const r = new Regolith().addModule('s.rego', SETS);
+  const at = (q: string) => r.prepare(`data.s.${q}`).evaluate({ input })[0]?.expressions[0]?.value;
+
+  it('are sets: counted, compared, listed and returned without repeats', () => {
+    expect(at('grants')).toEqual([a, b]);
+    expect(at('n')).toBe(2);
+    expect(at('same')).toBe(true);
+    expect(at('listed')).toEqual(['a', 'b']);
+    expect(at('names')).toEqual(['a', 'b']);
+    expect(at('nested')).toEqual([{ x: a }, { x: b }]);
+  });
+
+  it('give the same answers to order-free consumers', () => {
+    expect(at('allowed')).toBe(true);
+    expect(at('per_name')).toEqual({ a: true, b: true });
+    expect(at('all_read')).toBe(true);
+    expect(at('has_b')).toBe(true);
+    // and again under a tracer, which iterates sorted sets
+    const traced = (q: string) => r.prepare(`data.s.${q}`).evaluate({ input, tracer: new BufferTracer() })[0]?.expressions[0]?.value;
+    for (const q of ['allowed', 'per_name', 'all_read', 'has_b', 'n', 'grants']) expect(traced(q)).toEqual(at(q));
   });
 });

@@ -66,7 +66,7 @@ function compileIn(t: ArrayComprehensionTerm | SetComprehensionTerm | ObjectComp
     const { step: plain, bound } = compileBody(t.value.body, pc, (fr) => {
       const a = fr.slots[acc] as unknown as Value[] | RSet;
       return headC!.gen(fr, (v) => {
-        if (isSet) (a as RSet).add(v);
+        if (isSet) (a as RSet).addUnchecked(v);
         else (a as Value[]).push(v);
         return false;
       });

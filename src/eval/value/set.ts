@@ -2,6 +2,12 @@
 // null) use a native Set for speed. Iteration is in sorted order, as OPA's is; where the
 // order cannot be observed (membership, sets and booleans built from the members) the
 // evaluator walks the members as added instead, and never pays for sorting.
+//
+// The evaluator builds set rules and set comprehensions with addUnchecked: members are
+// appended without hashing, and deduplicated the first time anything but unordered()
+// looks at the set. unordered() may then repeat a member, which its callers (order-free
+// iteration: every consumer there gives the same answer for a repeated solution) accept.
+// A rule like RBAC's user_grants, a set of small objects only iterated, is never hashed.
 
 import { compare, equal } from './compare.js';
 import { hashValue } from './hash.js';
@@ -24,6 +30,8 @@ export class RSet {
   private readonly items: Value[] = [];
   private sortedCache: Value[] | undefined;
   private hashCache: number | undefined;
+  /** items from this index on were added unchecked (may repeat members); -1 when none. */
+  private unchecked = -1;
 
   static of(...values: Value[]): RSet {
     return RSet.from(values);
@@ -36,11 +44,30 @@ export class RSet {
   }
 
   get size(): number {
+    if (this.unchecked >= 0) this.settle();
     return this.items.length;
+  }
+
+  /** Adds a member without looking for it (see the top of this file). Only for building. */
+  addUnchecked(v: Value): void {
+    if (this.unchecked < 0) this.unchecked = this.items.length;
+    this.items.push(v);
+    this.sortedCache = undefined;
+    this.hashCache = undefined;
+    // bound the repeats a long run of equal solutions can pile up
+    if (this.items.length - this.unchecked > 4096) this.settle();
+  }
+
+  /** Deduplicates the members added unchecked, keeping the first of each. */
+  private settle(): void {
+    const tail = this.items.splice(this.unchecked);
+    this.unchecked = -1;
+    for (let i = 0; i < tail.length; i++) this.add(tail[i]!);
   }
 
   /** Adds a member. Only for building a set: a set is immutable once shared. */
   add(v: Value): boolean {
+    if (this.unchecked >= 0) this.settle();
     if (isPrim(v)) {
       if (this.prims.has(v)) return false;
       this.prims.add(v);
@@ -67,6 +94,7 @@ export class RSet {
   }
 
   has(v: Value): boolean {
+    if (this.unchecked >= 0) this.settle();
     if (isPrim(v)) return this.prims.has(v);
     if (!this.composites) return false;
     const h = hashValue(v);
@@ -80,6 +108,7 @@ export class RSet {
 
   /** The members in OPA's sorted order. The array is shared: do not modify it. */
   values(): Value[] {
+    if (this.unchecked >= 0) this.settle();
     if (this.sortedCache) return this.sortedCache;
     const out = this.items.slice();
     if (out.length > 1) out.sort(compare);
@@ -87,7 +116,10 @@ export class RSet {
     return out;
   }
 
-  /** The members in the order they were added (for when order is not observable). Shared: do not modify. */
+  /**
+   * The members in the order they were added, for when neither order nor repeats can be
+   * observed (a member added unchecked may appear twice). Shared: do not modify.
+   */
   unordered(): Value[] {
     return this.items;
   }
@@ -97,6 +129,7 @@ export class RSet {
   }
 
   hash(): number {
+    if (this.unchecked >= 0) this.settle();
     if (this.hashCache !== undefined) return this.hashCache;
     let h = 0x6a09e667 ^ this.items.length;
     for (const p of this.prims) h = (h + hashValue(p)) | 0;

@@ -131,6 +131,26 @@ describe('equality and hashing', () => {
     expect(s.has({ a: 1 })).toBe(true);
     expect(s.has({ a: 2 })).toBe(false);
   });
+  it('sets built unchecked drop repeats before anything but unordered() sees them', () => {
+    const mk = () => {
+      const s = new RSet();
+      for (const v of [{ a: 1 }, 'x', { a: 1 }, 'x', [1], { a: 2 }]) s.addUnchecked(v);
+      return s;
+    };
+    expect(mk().unordered().length).toBe(6);
+    expect(mk().size).toBe(4);
+    expect(mk().has({ a: 1 })).toBe(true);
+    expect(mk().values()).toEqual(['x', [1], { a: 1 }, { a: 2 }]);
+    expect(hashValue(mk())).toBe(hashValue(RSet.of('x', [1], { a: 2 }, { a: 1 })));
+    expect(equal(mk(), RSet.of('x', [1], { a: 2 }, { a: 1 }))).toBe(true);
+    const s = mk();
+    expect(s.add({ a: 2 })).toBe(false);
+    expect(s.unordered()).toEqual([{ a: 1 }, 'x', [1], { a: 2 }]);
+    const many = new RSet();
+    for (let i = 0; i < 10000; i++) many.addUnchecked({ k: i % 3 });
+    expect(many.unordered().length).toBeLessThan(4100);
+    expect(many.size).toBe(3);
+  });
   it('objects with non-string keys look up by value', () => {
     const o = makeObject([[[1, 2], 'pair'], [1, 'one']]);
     expect(o).toBeInstanceOf(RObject);
