@@ -16,6 +16,7 @@ import { compileWith } from './with.js';
 import { iterationFor } from './order.js';
 import { traceChildBody, traceExpr } from '../trace/plan.js';
 import { inlineCall } from './inline.js';
+import { indexedSome } from './ground-index.js';
 import type { RuleNode } from '../../compiler/tree.js';
 
 /** Vars an expression leaves bound when it succeeds. */
@@ -55,7 +56,8 @@ export function compileBody(body: Body, pc: PlanCtx, tail: Step, opts?: (e: Expr
     const saved = pc.bound;
     pc.bound = bounds[i]!;
     try {
-      next = compileExpr(e, pc, next, opts?.(e, i));
+      const plain = compileExpr(e, pc, next, opts?.(e, i));
+      next = (i + 1 < body.length ? indexedSome(e, body[i + 1]!, pc, next, plain) : undefined) ?? plain;
     } finally {
       pc.bound = saved;
     }
