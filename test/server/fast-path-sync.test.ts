@@ -5,6 +5,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as http from 'node:http';
+import * as net from 'node:net';
 import pino from 'pino';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { RegolithEngine } from '../../src/server/engine-regolith.js';
@@ -85,5 +86,24 @@ describe('decision fast path, synchronous engine', () => {
     const ok = await chunked('/v1/data/app/allow', ['{"input":', '{"user":"alice"}', '}']);
     expect(ok.status).toBe(200);
     expect(JSON.parse(ok.text)).toMatchObject({ result: true });
+  });
+
+  it('survives clients that vanish halfway through a body', async () => {
+    const { port } = new URL(s.url);
+    for (let i = 0; i < 20; i++) {
+      await new Promise<void>((resolve) => {
+        const sock = net.connect(Number(port), '127.0.0.1', () => {
+          sock.write('POST /v1/data/app/allow HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"input":{"us');
+          setTimeout(() => {
+            sock.destroy();
+            resolve();
+          }, 5);
+        });
+        sock.on('error', () => resolve());
+      });
+    }
+    const ok = await req(s, 'POST', '/v1/data/app/allow', '{"input":{"user":"alice"}}');
+    expect(ok.status).toBe(200);
+    expect(ok.json).toMatchObject({ result: true });
   });
 });
