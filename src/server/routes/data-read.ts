@@ -1,8 +1,9 @@
 // Data API reads: GET and POST /v1/data/{path}. The response envelope carries result
 // (omitted when undefined), metrics, provenance, explanation, decision_id and, on POST
-// without an input, OPA's api_usage_warning. dataRead() does the work on plain request
-// facts and returns a Reply, so that the Hono route and the decision fast path
-// (fast-decision.ts) answer with the same bytes.
+// without an input, OPA's api_usage_warning. answerDataRead() evaluates an input already
+// read and returns a Reply (synchronously when it can); the Hono route reaches it through
+// dataRead(), the decision fast path (fast-decision.ts) directly, so both answer with the
+// same bytes.
 
 import type { IncomingMessage } from 'node:http';
 import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../eval/value/index.js';
