@@ -179,13 +179,25 @@ function intArg(args: Value[], i: number): number {
 
 const tzArg = T.anyOf(T.number, T.tuple([T.number, T.string]));
 
+// The clock reads whole milliseconds, so many queries in a row see the same instant:
+// its number (usually a BigNum, built through decimal digits) is made once per instant.
+let lastNow: bigint | undefined;
+let lastNowValue: Value = 0;
+function nowValue(ns: bigint): Value {
+  if (ns !== lastNow) {
+    lastNowValue = fromBigInt(ns);
+    lastNow = ns;
+  }
+  return lastNowValue;
+}
+
 const defs: BuiltinDef[] = [
   {
     name: 'time.now_ns',
     decl: { type: 'function', result: T.number },
     nondeterministic: true,
     impure: true,
-    fn: (_args, ctx) => fromBigInt(ctx.now()),
+    fn: (_args, ctx) => nowValue(ctx.now()),
   },
   {
     name: 'time.parse_ns',

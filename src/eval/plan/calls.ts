@@ -129,6 +129,7 @@ export function callWith(callee: Callee, args: TermC[]): TermC {
   if (callee.call && args.every((a) => a.get)) {
     const gets = args.map((a) => a.get!);
     const call = callee.call;
+    if (callee.key === 'count' && n === 1) return countOf(gets[0]!, call);
     return fromGetter((fr) => {
       const vals = new Array<Value>(n);
       for (let i = 0; i < n; i++) {
@@ -142,4 +143,14 @@ export function callWith(callee: Callee, args: TermC[]): TermC {
   const from = (fr: Frame, acc: Value[], i: number, k: K): boolean =>
     i === n ? callee.invoke(fr, acc.slice(), k) : args[i]!.gen(fr, (v) => ((acc[i] = v), from(fr, acc, i + 1, k)));
   return fromGen((fr, k) => from(fr, new Array(n), 0, k));
+}
+
+/** count(x): an array's length read in place (no argument array, no built-in frame) unless `count` is mocked. */
+function countOf(get: (fr: Frame) => Value | undefined, call: (fr: Frame, args: Value[]) => Value | undefined): TermC {
+  return fromGetter((fr) => {
+    const v = get(fr);
+    if (v === undefined) return undefined;
+    if (Array.isArray(v) && fr.ev.mocks === null) return v.length;
+    return call(fr, [v]);
+  });
 }
