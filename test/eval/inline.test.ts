@@ -69,13 +69,16 @@ nums if num_ok(input.s)
 matching := [r | some r in input.routes; pm(r, input.path)]
 no_match if not pm(input.pattern, input.path)
 
+# the call under with: the inlined body reads the replaced input
+with_input if seg("{t}", "zeta") with input.t as "zeta"
+
 mock_true(_, _) := true
 mocked if pm(input.pattern, input.path) with seg as mock_true
 count_mock(_) := 1
 counted if pm(input.pattern, input.path) with count as count_mock
 `;
 
-const QUERIES = ['match', 'pairs', 'konsts', 'sames', 'bigs', 'keeps_y', 'not_inlined', 'nums', 'matching', 'no_match', 'mocked', 'counted'];
+const QUERIES = ['match', 'pairs', 'konsts', 'sames', 'bigs', 'keeps_y', 'not_inlined', 'nums', 'matching', 'no_match', 'with_input', 'mocked', 'counted'];
 
 const INPUTS: Record<string, unknown>[] = [
   { pattern: ['api', '{t}', '*'], path: ['api', 'acme', 'x'], t: 'acme' },
@@ -121,6 +124,7 @@ describe('inlined function calls', () => {
     expect(at('sames', { a: { x: [1] }, b: { x: [1] } })).toBe(true);
     expect(at('nums', { s: 'nope' })).toBeUndefined();
     expect(at('matching', INPUTS[7])).toEqual([['a', '*'], ['a', 'b']]);
+    expect(at('with_input', INPUTS[0])).toBe(true);
     expect(at('mocked', INPUTS[1])).toBe(true);
     expect(at('counted', { pattern: ['x'], path: ['y', 'z'] })).toBeUndefined();
     expect(at('counted', { pattern: ['x'], path: ['x', 'z'] })).toBe(true);
