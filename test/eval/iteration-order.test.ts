@@ -129,4 +129,11 @@ nested := {{"x": g} | some g in grants}
     const traced = (q: string) => r.prepare(`data.s.${q}`).evaluate({ input, tracer: new BufferTracer() })[0]?.expressions[0]?.value;
     for (const q of ['allowed', 'per_name', 'all_read', 'has_b', 'n', 'grants']) expect(traced(q)).toEqual(at(q));
   });
+
+  it('keep a loop over the members going when its body makes the set drop its repeats', () => {
+    // the membership test at "b" removes the repeated "a" before it; the loop must still reach "c"
+    const s = new Regolith().addModule('l.rego', 'package l\ns contains x if some x in input.xs\nseen := {x | some x in s; x != "a"; x in s}\n');
+    const v = s.prepare('data.l.seen').evaluate({ input: { xs: ['a', 'a', 'b', 'c'] } })[0]?.expressions[0]?.value;
+    expect(v).toEqual(['b', 'c']);
+  });
 });

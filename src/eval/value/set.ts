@@ -27,7 +27,7 @@ export class RSet {
   /** Sum of the composite members' hashes (part of the set's own hash). */
   private compositeSum = 0;
   /** Members in the order they were added. */
-  private readonly items: Value[] = [];
+  private items: Value[] = [];
   private sortedCache: Value[] | undefined;
   private hashCache: number | undefined;
   /** items from this index on were added unchecked (may repeat members); -1 when none. */
@@ -58,11 +58,17 @@ export class RSet {
     if (this.items.length - this.unchecked > 4096) this.settle();
   }
 
-  /** Deduplicates the members added unchecked, keeping the first of each. */
+  /**
+   * Deduplicates the members added unchecked, keeping the first of each. The members go
+   * into a new array: a loop over unordered() may be running (a membership test in its
+   * body settles the set), and it must go on over the array it started with.
+   */
   private settle(): void {
-    const tail = this.items.splice(this.unchecked);
+    const old = this.items;
+    const from = this.unchecked;
+    this.items = old.slice(0, from);
     this.unchecked = -1;
-    for (let i = 0; i < tail.length; i++) this.add(tail[i]!);
+    for (let i = from; i < old.length; i++) this.add(old[i]!);
   }
 
   /** Adds a member. Only for building a set: a set is immutable once shared. */

@@ -146,6 +146,10 @@ describe('equality and hashing', () => {
     const s = mk();
     expect(s.add({ a: 2 })).toBe(false);
     expect(s.unordered()).toEqual([{ a: 1 }, 'x', [1], { a: 2 }]);
+    const live = mk();
+    const walking = live.unordered();
+    expect(live.has('x')).toBe(true); // settles
+    expect(walking.length).toBe(6); // the array a running loop holds is left as it was
     const many = new RSet();
     for (let i = 0; i < 10000; i++) many.addUnchecked({ k: i % 3 });
     expect(many.unordered().length).toBeLessThan(4100);
