@@ -7,7 +7,8 @@
 // Output (bundles, .cpuprofile files, open them in Chrome DevTools) goes to
 // node_modules/.cache/regolith-bench-prof/.
 
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
+import { bundle } from './lib/bundle.js';
 import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,16 +23,6 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'node_modules/.cache/regolith-bench-prof');
 const profDir = join(out, `${name}-${Date.now()}`);
 mkdirSync(profDir, { recursive: true });
-
-function bundle(entry: string): string {
-  const file = join(out, entry.replace(/\.ts$/, '.mjs'));
-  execFileSync(
-    join(root, 'node_modules/.bin/esbuild'),
-    [join(root, 'bench', entry), '--bundle', '--platform=node', '--format=esm', '--packages=external', '--sourcemap', '--log-level=warning', `--outfile=${file}`],
-    { stdio: 'inherit' },
-  );
-  return file;
-}
 
 const main = bundle(`${name}.ts`);
 const env: NodeJS.ProcessEnv = { ...process.env, BENCH_DIR: join(root, 'bench') };
