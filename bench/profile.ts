@@ -4,12 +4,12 @@
 // usable line numbers.
 //   npx tsx bench/profile.ts eval-realistic [args...]     (e.g. "k8s" to profile one policy)
 //   npx tsx bench/profile.ts http [seconds]                (profiles the server process)
-// Output (bundles, .cpuprofile files, open them in Chrome DevTools) goes to
-// node_modules/.cache/regolith-bench-prof/.
+// Bundles go to node_modules/.cache/regolith-bench/ (lib/bundle.ts), .cpuprofile files
+// (open them in Chrome DevTools) to node_modules/.cache/regolith-bench-prof/.
 
 import { spawnSync } from 'node:child_process';
 import { bundle } from './lib/bundle.js';
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 

@@ -176,12 +176,9 @@ function slashPathRef(path: string): string {
   let ref = 'data';
   for (const seg of path.split('/')) {
     if (seg === '') continue;
-    ref += /^[A-Za-z_][A-Za-z0-9_]*$/.test(seg) && !KEYWORDS.has(seg) ? '.' + seg : '[' + JSON.stringify(seg) + ']';
+    ref += /^[A-Za-z_][A-Za-z0-9_]*$/.test(seg) ? '.' + seg : '[' + JSON.stringify(seg) + ']';
   }
   return ref;
 }
-
-/** Words that cannot follow a dot in a ref. */
-const KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false', 'contains', 'every', 'if', 'in']);
 
 export { IOPending };

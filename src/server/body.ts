@@ -95,10 +95,11 @@ function readIncoming(inc: IncomingMessage, limits: BodyLimits): Promise<Buffer>
 
 /** Reads the raw body, refusing more than maxLength bytes (declared or actually sent). */
 export async function readRaw(req: Request | undefined, limits: BodyLimits, incoming?: IncomingMessage): Promise<Buffer> {
+  // An unread Node request: collectBody checks the declared length itself.
+  if (incoming && incoming.readableFlowing === null) return readIncoming(incoming, limits);
+  if (incoming?.readableEnded) return Buffer.alloc(0);
   const declared = headerOf(req, incoming, 'content-length');
   if (declared !== undefined && Number(declared) > limits.maxLength) throw badRequest(Msg.decodingLimit);
-  if (incoming && !incoming.readableEnded && incoming.readableFlowing === null) return readIncoming(incoming, limits);
-  if (incoming?.readableEnded) return Buffer.alloc(0);
   if (!req?.body) return Buffer.alloc(0);
   const chunks: Uint8Array[] = [];
   let total = 0;

@@ -271,7 +271,7 @@ function bind1(fr: Frame, s: number, v: Value, k: Step): boolean {
 }
 
 /** Binds slot s to each element of an array in turn, running k; stops when k succeeds. */
-function eachElement(fr: Frame, c: Value[], s: number, k: Step): boolean {
+export function eachElement(fr: Frame, c: Value[], s: number, k: Step): boolean {
   const q = fr.ev.q;
   const slots = fr.slots;
   for (let i = 0; i < c.length; i++) {

@@ -15,12 +15,12 @@
 import type { Expr, Term } from '../../lang/ast.js';
 import { isSome, refName } from '../../compiler/terms.js';
 import { lookup } from '../collections.js';
-import type { Frame } from '../context.js';
 import type { Value } from '../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { planDataPath } from './data-ref.js';
 import { planRule } from './rule-plan.js';
 import { compileTerm, constValue } from './terms.js';
+import { eachElement } from './exprs.js';
 import type { Step } from './types.js';
 
 type Primitive = string | number | boolean | null;
@@ -59,23 +59,8 @@ export function indexedSome(e: Expr, filter: Expr, pc: PlanCtx, next: Step, plai
     const k = key(fr);
     if (k === undefined || (k !== null && typeof k === 'object')) return false;
     const group = groups.get(k as Primitive);
-    return group === undefined ? false : eachOf(fr, group, s, next);
+    return group === undefined ? false : eachElement(fr, group, s, next);
   };
-}
-
-function eachOf(fr: Frame, elems: Value[], s: number, k: Step): boolean {
-  const q = fr.ev.q;
-  const slots = fr.slots;
-  for (let i = 0; i < elems.length; i++) {
-    q.tick();
-    slots[s] = elems[i];
-    if (k(fr)) {
-      slots[s] = undefined;
-      return true;
-    }
-  }
-  slots[s] = undefined;
-  return false;
 }
 
 /**
