@@ -6,7 +6,7 @@ import { getBuiltin } from '../eval/builtins/registry.js';
 import { compileError, RegoCompileError } from './errors.js';
 import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
 import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
-import { checkHead, reorderDeep } from './rewrite.js';
+import { checkHead, nestedTerm, reorderDeep } from './rewrite.js';
 import type { SafetyCtx } from './safety.js';
 import { forEachVarShallow, refName } from './terms.js';
 import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
@@ -249,16 +249,14 @@ function rewriteRule(cr: CompiledRule, root: RuleNode, errors: RegoErrorDetail[]
     for (const n of scope.values()) names.add(n);
     const r = reorderDeep(body, bound, names, ctx);
     x.body = r.body;
-    const heads = [...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])].map((t) => nestedHead(t, r.bound, ctx));
-    checkHead(heads, r.bound, ctx, x.rule.head);
+    // head terms may hold comprehensions (at any depth): their bodies are reordered too,
+    // and the reordered terms are what the evaluator plans
+    const headNames = new Set([...names, ...r.bound]);
+    const nested = (t: Term) => nestedTerm(t, headNames, ctx);
+    x.suffix = x.suffix.map(nested);
+    if (x.key) x.key = nested(x.key);
+    if (x.value) x.value = nested(x.value);
+    checkHead([...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])], r.bound, ctx, x.rule.head);
   }
 }
 
-/** Head terms may hold comprehensions; their bodies are reordered too. */
-function nestedHead(t: Term, bound: Set<string>, ctx: SafetyCtx): Term {
-  if (t.type === 'arraycomprehension' || t.type === 'setcomprehension' || t.type === 'objectcomprehension') {
-    const r = reorderDeep(t.value.body, bound, bound, ctx);
-    return { ...t, value: { ...t.value, body: r.body } } as Term;
-  }
-  return t;
-}

@@ -31,7 +31,8 @@ function nestedExpr(e: Expr, names: Set<string>, ctx: SafetyCtx): Expr {
   return out;
 }
 
-function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
+/** Reorders the bodies of the comprehensions anywhere in a term; `names` are the enclosing scopes' names. */
+export function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
   switch (t.type) {
     case 'ref':
     case 'array':
