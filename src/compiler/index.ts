@@ -24,6 +24,7 @@ import {
 } from './module-checks.js';
 import { checkConstantArgs } from './const-types.js';
 import { rewriteMetadataCalls } from './metadata.js';
+import { rewriteZeroArityBody, rewriteZeroArityRule } from './zero-arity.js';
 
 export { RegoCompileError } from './errors.js';
 export { RuleNode, type CompiledRule } from './tree.js';
@@ -55,7 +56,7 @@ export class CompiledPolicy {
     const errors: RegoErrorDetail[] = [];
     const namer = new LocalNamer();
     const resolver = new Resolver(new Map(), new Set());
-    const resolved = resolver.body(body);
+    const resolved = rewriteZeroArityBody(resolver.body(body), this.root);
     const scope = openScope(namer, new Map(), resolved, []);
     const renamed = renameBody(resolved, scope, namer);
     declareAll(scope);
@@ -105,7 +106,7 @@ let nextRuleId = 0;
 function classify(r: Rule, pkg: string[]): { kind: RuleKind; path: string[]; suffix: Term[]; key?: Term; setLeaf: boolean } {
   const h = r.head;
   let ref = h.ref.slice();
-  if (h.args) return { kind: 'function', path: [...pkg, ...groundPrefix(ref).path], suffix: [], setLeaf: false };
+  if (h.args?.length) return { kind: 'function', path: [...pkg, ...groundPrefix(ref).path], suffix: [], setLeaf: false };
   let setLeaf = false;
   let key: Term | undefined;
   if (h.value === undefined) {
@@ -183,6 +184,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   checkConflicts(root, pending.map((p) => p.cr), modules, errors);
   stage(errors);
   rewriteMetadataCalls(pending.map((p) => p.cr), modules);
+  for (const { cr } of pending) rewriteZeroArityRule(cr, root);
   for (const { cr } of pending) rewriteRule(cr, root, errors);
   if (errors.length === 0) {
     for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkCalls(x.body, root, errors, x);
@@ -216,7 +218,7 @@ function toCompiled(r: Rule, m: Module, pkg: string[], res: Resolver, parent?: C
     key: c.key ? res.term(c.key) : undefined,
     value: h.value ? res.term(h.value) : undefined,
     setLeaf: c.setLeaf,
-    args: parent ? parent.args : h.args?.map((t) => res.term(t)),
+    args: parent ? parent.args : h.args?.length ? h.args.map((t) => res.term(t)) : undefined,
     body: res.body(r.body),
     isDefault: !!r.default,
     module: m,

@@ -35,3 +35,63 @@ g[k] := {a | b > a * k; x[a]; x[b]} if some k in [2, 3]
     expect(value({ 't.rego': mod }, query)).toEqual(want);
   });
 });
+
+describe('zero-argument functions are complete rules, read by name or called', () => {
+  const v0 = `package lib
+
+input_review() = x { x := input.review }
+
+canonical() = out { input.kind == "a"; out := "A" } else = out { out := "other" }
+
+has_review() { input.review }
+
+uses_bare = input_review
+uses_call = input_review()
+keys = object.keys(input_review)
+wrapped = w { w := concat("-", [canonical, canonical()]) }
+out_form { canonical(x); x == "other" }
+ok { has_review() }
+ok2 { has_review }
+under_with = v { v := canonical with input.kind as "a" }
+replaced = v { v := canonical() with data.lib.canonical as "M" }
+`;
+  const input = { review: { a: 1 } };
+  it.each([
+    ['data.lib.uses_bare', { a: 1 }],
+    ['data.lib.uses_call', { a: 1 }],
+    ['data.lib.keys', ['a']],
+    ['data.lib.input_review', { a: 1 }],
+    ['data.lib.canonical', 'other'],
+    ['data.lib.wrapped', 'other-other'],
+    ['data.lib.out_form', true],
+    ['data.lib.ok', true],
+    ['data.lib.ok2', true],
+    ['data.lib.under_with', 'A'],
+    ['data.lib.replaced', 'M'],
+  ])('v0: %s', (query, want) => {
+    expect(value({ 'lib.rego': v0 }, query, input, 'v0')).toEqual(want);
+  });
+
+  it('v0: undefined when the body fails, and the package document lists the rule by name', () => {
+    expect(value({ 'lib.rego': v0 }, 'data.lib.ok', {}, 'v0')).toBeUndefined();
+    const doc = value({ 'lib.rego': v0 }, 'data.lib', { kind: 'a' }, 'v0') as Record<string, unknown>;
+    expect(doc['canonical']).toBe('A');
+    expect(doc).not.toHaveProperty('input_review');
+  });
+
+  it('v1, across packages through an import, and in a query', () => {
+    const mods = {
+      'a.rego': 'package lib\nimport data.lib2.helper\nf() := 3\ng() := x if { x := f() + helper() }\nh := [f, f(), helper, helper()]\n',
+      'b.rego': 'package lib2\nhelper() := 7\n',
+    };
+    expect(value(mods, 'data.lib')).toEqual({ f: 3, g: 10, h: [3, 3, 7, 7] });
+    expect(value(mods, 'data.lib.g() + data.lib2.helper')).toBe(17);
+  });
+
+  it('any complete rule may be called with (), as opa fmt turns f() := v into f := v; other documents may not', () => {
+    expect(value({ 'x.rego': 'package x\np := 1\nq := p()\n' }, 'data.x.q')).toBe(1);
+    expect(value({ 'x.rego': 'package x\ndefault p := 2\nq := p()\n' }, 'data.x.q')).toBe(2);
+    expect(() => value({ 'x.rego': 'package x\ns contains 1\nq := s()\n' }, 'data.x.q')).toThrow(/undefined function data.x.s/);
+    expect(() => value({ 'x.rego': 'package x\nq := data.y()\n', 'y.rego': 'package y\nz := 1\n' }, 'data.x.q')).toThrow(/undefined function data.y/);
+  });
+});
