@@ -136,12 +136,32 @@ export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
 /** Renames a body whose scope has already been opened. */
 export function renameBody(body: Body, scope: Scope, namer: LocalNamer): Body {
   return body.map((e) => {
+    // What `x := rhs` and `some x in xs` read is renamed before x is declared, as OPA
+    // does: in `a := {x: a | ...}` the comprehension's `a` is its own local.
+    const early = renameEarly(e, scope, namer);
     declare(e, scope);
-    return renameExpr(e, scope, namer);
+    return renameExpr(e, scope, namer, early);
   });
 }
 
-function renameExpr(e: Expr, scope: Scope, namer: LocalNamer): Expr {
+/** The renamed right-hand side of `:=` or collection of `some ... in`, keyed by the original term. */
+function renameEarly(e: Expr, scope: Scope, namer: LocalNamer): Map<Term, Term> | undefined {
+  const t = e.terms;
+  if (Array.isArray(t) && t.length === 3 && refName(t[0]!) === 'assign') return new Map([[t[2]!, renameTerm(t[2]!, scope, namer)]]);
+  if (isSome(t)) {
+    let m: Map<Term, Term> | undefined;
+    for (const sym of t.symbols)
+      if (sym.type === 'call') {
+        const coll = sym.value[sym.value.length - 1]!;
+        (m ??= new Map()).set(coll, renameTerm(coll, scope, namer));
+      }
+    return m;
+  }
+  return undefined;
+}
+
+function renameExpr(e: Expr, scope: Scope, namer: LocalNamer, early?: Map<Term, Term>): Expr {
+  const rename = (x: Term) => early?.get(x) ?? renameTerm(x, scope, namer);
   const t = e.terms;
   let terms: Expr['terms'];
   if (isEvery(t)) {
@@ -158,9 +178,11 @@ function renameExpr(e: Expr, scope: Scope, namer: LocalNamer): Expr {
     };
     terms = ev;
   } else if (isSome(t)) {
-    const sd: SomeDecl = { ...t, symbols: t.symbols.map((x) => renameTerm(x, scope, namer)) };
+    const symbol = (x: Term): Term =>
+      x.type === 'call' ? { ...x, value: x.value.map((a, i) => (i === 0 ? a : rename(a))) } : renameTerm(x, scope, namer);
+    const sd: SomeDecl = { ...t, symbols: t.symbols.map(symbol) };
     terms = sd;
-  } else if (Array.isArray(t)) terms = t.map((x, i) => (i === 0 ? x : renameTerm(x, scope, namer)));
+  } else if (Array.isArray(t)) terms = t.map((x, i) => (i === 0 ? x : rename(x)));
   else terms = renameTerm(t as Term, scope, namer);
   const out: Expr = { ...e, terms };
   if (e.with) out.with = e.with.map((w) => ({ ...w, value: renameTerm(w.value, scope, namer) }));

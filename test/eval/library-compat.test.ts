@@ -95,3 +95,19 @@ replaced = v { v := canonical() with data.lib.canonical as "M" }
     expect(() => value({ 'x.rego': 'package x\nq := data.y()\n', 'y.rego': 'package y\nz := 1\n' }, 'data.x.q')).toThrow(/undefined function data.y/);
   });
 });
+
+describe('a variable declared with := is not in scope in its own right-hand side', () => {
+  it.each([
+    ['output := a if { a := {x: a | some x in [0, 1, 2]; a = x * 2} }', 'output', { 0: 0, 1: 2, 2: 4 }],
+    ['o := b if { b := [b | some b in [1, 2]] }', 'o', [1, 2]],
+    ['o := a if { a := count([a | some a in [1, 2, 3]; a > 1]) }', 'o', 2],
+    ['o := y if { some y in [y | some y in [5]] }', 'o', 5],
+    ['o := [v, w] if { v := 1; w := {v | some v in [7]} }', 'o', [1, [7]]],
+  ])('%s', (rule, name, want) => {
+    expect(value({ 't.rego': `package t\n${rule}\n` }, `data.t.${name}`)).toEqual(want);
+  });
+
+  it('a later expression still sees the declared variable', () => {
+    expect(value({ 't.rego': 'package t\no := c if { a := {x | some x in [1]}; c := [y | some y in a] }\n' }, 'data.t.o')).toEqual([1]);
+  });
+});
