@@ -181,7 +181,12 @@ export abstract class Parser extends TokenCursor {
         this.next();
         break;
       }
-      case K.Sub:
+      case K.Sub: {
+        // `-` before a var, ref or call is unary minus; before anything else, a number
+        const at = this.pos + 1;
+        if (this.ts.kind[at] === K.Ident && (this.isIdent(at) || this.ts.image[at] === 'contains')) return this.parseUnaryMinus();
+        return this.parseNumber();
+      }
       case K.Dot:
       case K.Number:
         return this.parseNumber();
@@ -326,6 +331,22 @@ export abstract class Parser extends TokenCursor {
       }
       this.illegal(`expected "," or "${TOKEN_NAMES[end]}"`);
     }
+  }
+
+  /**
+   * `-x`, `-input.n`, `-f(x)`: minus(0, operand), as OPA parses it. The 0 is located at the
+   * `-` sign (its text is "-"), which is how the formatter knows to write it back as `-x`.
+   */
+  private parseUnaryMinus(): Term {
+    const minusLoc = this.loc();
+    const start = this.ts.start[this.pos]!;
+    this.next();
+    const operandStart = this.ts.start[this.pos]!;
+    const v = this.parseVar();
+    this.next();
+    const operand = this.parseTermFinish(v, operandStart);
+    const zero: Term = { type: 'number', value: '0', location: minusLoc };
+    return { type: 'call', value: [this.opRef(['minus'], minusLoc), zero, operand], location: this.spanFrom(minusLoc, start) };
   }
 
   parseNumber(): Term {

@@ -111,3 +111,32 @@ describe('a variable declared with := is not in scope in its own right-hand side
     expect(value({ 't.rego': 'package t\no := c if { a := {x | some x in [1]}; c := [y | some y in a] }\n' }, 'data.t.o')).toEqual([1]);
   });
 });
+
+describe('unary minus before a reference or variable', () => {
+  const mod = `package u
+a := -input.n
+b := y if { x := 3; y := -x }
+c := v if { a1 := 10; b1 := 4; c1 := 1; v := a1 - (b1 + -c1) }
+d := -f(2) * 3
+e := [-1, -input.n, -input.arr[0]]
+f(x) := x + 1
+h if -input.n < 0
+i := 5 - -input.n
+big := -input.big
+`;
+  it.each([
+    ['a', -4],
+    ['b', -3],
+    ['c', 7],
+    ['d', -9],
+    ['e', [-1, -4, -7]],
+    ['h', true],
+    ['i', 9],
+  ])('data.u.%s', (name, want) => {
+    expect(value({ 'u.rego': mod }, `data.u.${name}`, { n: 4, arr: [7], big: 1 })).toEqual(want);
+  });
+
+  it('is undefined for a non-number, like minus(0, x)', () => {
+    expect(value({ 'u.rego': mod }, 'data.u.a', { n: 'four' })).toBeUndefined();
+  });
+});

@@ -97,10 +97,11 @@ describe('operators', () => {
     expect(query('1 + 1 in xs == ys')).toEqual(['expr(ref(internal, "member_2"), call(ref(plus), 1, 1), call(ref(equal), xs, ys))']);
     expect(query('f(x in xs)')).toEqual(['expr(ref(f), call(ref(internal, "member_2"), x, xs))']);
   });
-  it('negative numbers; unary minus on non-numbers is an error as in OPA', () => {
+  it('negative numbers; unary minus before a var or ref is minus(0, x), before anything else an error, as in OPA', () => {
     expect(query('x := -1')).toEqual(['expr(ref(assign), x, -1)']);
     expect(query('x - 1')).toEqual(['expr(ref(minus), x, 1)']);
-    expect(() => parseQuery('x := -y')).toThrow(/unexpected identifier token: expected number/);
+    expect(query('x := -y')).toEqual(['expr(ref(assign), x, call(ref(minus), 0, y))']);
+    expect(() => parseQuery('x := -[1]')).toThrow(/expected number/);
   });
   it('parentheses group', () => {
     expect(query('(1 + 2) * 3')).toEqual(['expr(ref(mul), call(ref(plus), 1, 2), 3)']);

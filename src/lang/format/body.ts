@@ -4,7 +4,7 @@
 
 import type { Body, Every, Expr, Location, SomeDecl, Term, With } from '../ast.js';
 import { bodyCloseRow, endRow } from './source.js';
-import { INFIX, infixPrec, operatorName, writeCall, writeComprehensionBody, writeIn, writePlainCall, writeRaw, writeTerm } from './terms.js';
+import { INFIX, infixPrec, isUnaryMinus, operatorName, writeCall, writeComprehensionBody, writeIn, writePlainCall, writeRaw, writeTerm } from './terms.js';
 import { CommentClash, type Writer } from './writer.js';
 
 export function writeBody(w: Writer, body: Body): void {
@@ -88,6 +88,10 @@ function writeOperation(w: Writer, terms: Term[]): void {
   const args = terms.slice(1);
   if ((name === 'internal.member_2' && args.length === 2) || (name === 'internal.member_3' && args.length === 3)) {
     writeIn(w, false, args);
+    return;
+  }
+  if (isUnaryMinus(terms)) {
+    writeCall(w, false, terms, true);
     return;
   }
   const inf = name !== undefined ? INFIX[name] : undefined;

@@ -42,9 +42,15 @@ export function operatorName(op: Term | undefined): string | undefined {
   return undefined;
 }
 
+/** minus(0, x) as the parser builds it from unary `-x` (its 0 is located at the `-` sign). */
+export function isUnaryMinus(call: Term[]): boolean {
+  const zero = call[1];
+  return call.length === 3 && operatorName(call[0]) === 'minus' && zero?.type === 'number' && zero.value === '0' && zero.location?.text === '-';
+}
+
 /** Binding strength of a call written as an operator, or undefined for anything else. */
 export function infixPrec(t: Term): number | undefined {
-  if (t.type !== 'call') return undefined;
+  if (t.type !== 'call' || isUnaryMinus(t.value)) return undefined;
   const name = operatorName(t.value[0]);
   if (name === 'internal.member_2' && t.value.length === 3) return 0;
   if (name === 'internal.member_3' && t.value.length === 4) return 0;
@@ -207,6 +213,11 @@ export function writeCall(w: Writer, parens: boolean, call: Term[], statement: b
   const args = call.slice(1);
   if (name === 'internal.member_2' && args.length === 2) return writeIn(w, parens, args);
   if (name === 'internal.member_3' && args.length === 3) return writeIn(w, parens || !statement, args);
+  if (isUnaryMinus(call)) {
+    w.write('-');
+    writeTerm(w, args[1]!);
+    return;
+  }
   const inf = name !== undefined ? INFIX[name] : undefined;
   if (inf && inf.prec > 0 && args.length === 2) {
     if (parens) w.write('(');
