@@ -2,6 +2,8 @@
 // library written in v0 syntax (fixtures/k8s-v0: policies, data.json and _test.rego files
 // with passing, one failing and one todo test) reports counts as `opa test` does.
 
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, ensureBuilt, regolith } from './helpers.js';
@@ -57,5 +59,35 @@ describe('regolith test over a v0 policy library', () => {
 
   it('check --v0-compatible accepts the library', () => {
     expect(regolith(['check', '--v0-compatible', LIB]).code).toBe(0);
+  });
+});
+
+// Idioms of real admission libraries that once failed (issue 11): zero-argument helpers
+// read by name and called, a comprehension written before its generators, a := whose
+// right-hand side reuses the name, unary minus on a reference.
+const IDIOMS = join(ROOT, 'test/cli/fixtures/library-idioms-v0');
+
+describe('regolith test over a library using zero-argument helpers and other idioms', () => {
+  it('passes every test, as opa test does', () => {
+    const r = regolith(['test', '--v0-compatible', '-v', IDIOMS]);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^data\.k8srequiredlabels\.test_zero_arity_helpers_read_by_name: PASS/m);
+    expect(r.stdout).toMatch(/PASS: 8\/8\n$/);
+  });
+
+  it('fmt --v0-v1 -w rewrites it to v1, and the v1 library passes the same tests', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'idioms-'));
+    try {
+      cpSync(IDIOMS, dir, { recursive: true });
+      const f = regolith(['fmt', '--v0-v1', '-w', dir]);
+      expect(f.stderr).toBe('');
+      expect(readFileSync(join(dir, 'policies/required_labels.rego'), 'utf8')).toContain('headroom := -input.parameters.max_replicas');
+      const r = regolith(['test', dir]);
+      expect(r.stderr).toBe('');
+      expect(r.stdout).toBe('PASS: 8/8\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
