@@ -1,7 +1,7 @@
 // Regolith's public library API. Node programs import this module; the server, the
 // CLI and the plugins also talk to the engine only through what is exported here.
 
-export * from './eval/value/index.js';
+export * from './value/index.js';
 export * from './lang/index.js';
 export { Regolith, PreparedQuery, IOPending, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult } from './eval/api.js';
 export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery } from './compiler/index.js';

@@ -4,7 +4,7 @@
 import { parseModule, parseQuery, type Body, type Module, type RegoVersion } from '../lang/index.js';
 import { compile, type CompiledPolicy } from '../compiler/index.js';
 import { QueryPlan, IOPending, type RawResult, type RunOptions } from './query.js';
-import { toJS, type Value } from './value/index.js';
+import { toJS, type Value } from '../value/index.js';
 import './builtins/index.js';
 import type { Tracer } from './explain.js';
 

@@ -2,7 +2,7 @@
 // and confirmed with structural equality, so a call never serialises its arguments (the
 // hashes of large objects are cached per evaluation, see value/hash.ts).
 
-import { equal, hashValue, type Value } from './value/index.js';
+import { equal, hashValue, type Value } from '../value/index.js';
 
 interface Entry {
   args: Value[];

@@ -6,8 +6,8 @@ import type { Location } from '../lang/ast.js';
 import type { BuiltinContext, BuiltinDef } from './builtins/registry.js';
 import type { RuleNode } from '../compiler/tree.js';
 import { RegoEvalError, Suspend } from './errors.js';
-import type { Value } from './value/index.js';
-import { nextValueEpoch } from './value/index.js';
+import type { Value } from '../value/index.js';
+import { nextValueEpoch } from '../value/index.js';
 import type { Tracer } from './explain.js';
 import type { ArgsMemo } from './args-memo.js';
 

@@ -10,7 +10,7 @@ import { refName } from '../compiler/terms.js';
 import type { EvalCtx } from './context.js';
 import { lookup } from './collections.js';
 import { constValue, valueKey } from './plan/terms.js';
-import type { Value } from './value/index.js';
+import type { Value } from '../value/index.js';
 
 interface RuleIndex {
   path: string[];

@@ -8,7 +8,7 @@ import { RegoEvalError, Suspend } from './errors.js';
 import { PlanCtx } from './plan/ctx.js';
 import { compileBody } from './plan/exprs.js';
 import type { Step } from './plan/types.js';
-import type { Value } from './value/index.js';
+import type { Value } from '../value/index.js';
 import { TraceSink, type Tracer } from './trace/events.js';
 import { traceQuery } from './trace/plan.js';
 

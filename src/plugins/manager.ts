@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
-import type { Value } from '../eval/value/index.js';
+import type { Value } from '../value/index.js';
 import type { Store } from '../storage/index.js';
 import type { Config } from './config/types.js';
 import { ServiceClient } from './services/client.js';

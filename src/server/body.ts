@@ -7,7 +7,7 @@ import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
 import { parseJSON, JSONParseError } from '../storage/index.js';
-import { newPlainObject, type PlainObject, type Value } from '../eval/value/index.js';
+import { newPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { Msg, badRequest, HttpError } from './errors.js';
 
 const gunzipAsync = promisify(gunzip);

@@ -3,7 +3,7 @@
 // recorded at data.system.bundles.<name>.manifest.roots decide; a write at, above or below
 // a root is refused with 400 invalid_parameter.
 
-import { isPlainObject, type PlainObject, type Value } from '../eval/value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { pathEscape } from '../storage/index.js';
 import { badRequest } from './errors.js';
 

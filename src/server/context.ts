@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { newPlainObject, type Value } from '../eval/value/index.js';
+import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../index.js';
 import type { Engine } from './engine.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';

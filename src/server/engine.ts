@@ -3,7 +3,7 @@
 // Store, and asks an Engine for everything that depends on Rego semantics.
 // engine-regolith.ts adapts the library API (src/index.ts) to this interface.
 
-import type { Value } from '../eval/value/index.js';
+import type { Value } from '../value/index.js';
 import type { Module } from '../index.js';
 import type { Snapshot, Store, WriteTxn } from '../storage/index.js';
 

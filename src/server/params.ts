@@ -2,7 +2,7 @@
 // stringPathToRef, escaped path values).
 
 import { pathUnescape } from '../storage/index.js';
-import type { Value } from '../eval/value/index.js';
+import type { Value } from '../value/index.js';
 import type { ExplainMode } from './engine.js';
 import { badRequest } from './errors.js';
 

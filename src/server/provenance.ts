@@ -1,7 +1,7 @@
 // The `provenance` object of data responses: build information plus the revision of
 // every bundle recorded in the store (data.system.bundles.<name>.manifest.revision).
 
-import { isPlainObject, type PlainObject, type Value } from '../eval/value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../value/index.js';
 import type { Snapshot } from '../storage/index.js';
 import type { ServerContext } from './context.js';
 

@@ -4,7 +4,7 @@
 
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { toJSONText, type Value } from '../eval/value/index.js';
+import { toJSONText, type Value } from '../value/index.js';
 import { toResponse, type Reply } from './reply.js';
 
 const gzipAsync = promisify(gzip);

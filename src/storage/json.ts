@@ -3,8 +3,8 @@
 // every digit as a BigNum, as OPA keeps json.Number. Nesting depth is bounded so that a
 // hostile document cannot exhaust the stack of whatever walks it later.
 
-import { makeNumber, parseDecimal, newPlainObject } from '../eval/value/index.js';
-import type { PlainObject, Value } from '../eval/value/index.js';
+import { makeNumber, parseDecimal, newPlainObject } from '../value/index.js';
+import type { PlainObject, Value } from '../value/index.js';
 
 export const DEFAULT_MAX_DEPTH = 1000;
 

@@ -4,8 +4,8 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { toJSONText, isPlainObject } from '../eval/value/index.js';
-import type { PlainObject, Value } from '../eval/value/index.js';
+import { toJSONText, isPlainObject } from '../value/index.js';
+import type { PlainObject, Value } from '../value/index.js';
 import { parseJSON } from './json.js';
 
 export interface PersistedState {

@@ -3,8 +3,8 @@
 // write transactions are serialised, work on their own copy-on-write root, and either
 // commit whole (triggers then hear which paths and policies changed) or leave nothing.
 
-import { isPlainObject, newPlainObject } from '../eval/value/index.js';
-import type { PlainObject, Value } from '../eval/value/index.js';
+import { isPlainObject, newPlainObject } from '../value/index.js';
+import type { PlainObject, Value } from '../value/index.js';
 import { StorageError, isStorageError, writeConflict } from './errors.js';
 import { pathToString, type StoragePath } from './path.js';
 import { applyWrite, existsAt, readAt, type WriteOp } from './tree.js';

@@ -3,8 +3,8 @@
 // other subtree, so a snapshot held by a reader never changes. Semantics and messages
 // follow OPA's in-memory store (storage/inmem) so HTTP clients see the same errors.
 
-import { isPlainObject, newPlainObject } from '../eval/value/index.js';
-import type { PlainObject, Value } from '../eval/value/index.js';
+import { isPlainObject, newPlainObject } from '../value/index.js';
+import type { PlainObject, Value } from '../value/index.js';
 import {
   ARRAY_INDEX_TYPE,
   OUT_OF_RANGE,

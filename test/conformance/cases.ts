@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { parseNumber } from '../../src/eval/value/index.js';
+import { parseNumber } from '../../src/value/index.js';
 
 // YAML integers past 2^53 (e.g. -9223372036854775808 in the time cases) are read
 // exactly, as the Go YAML reader OPA's runner uses does; smaller ones stay doubles.

@@ -6,7 +6,7 @@ import { parseModule, parseQuery, parseTerm } from '../../src/lang/index.js';
 import { compile } from '../../src/compiler/index.js';
 import { QueryPlan } from '../../src/eval/query.js';
 import { constValue } from '../../src/eval/plan/terms.js';
-import { compareNumbers, isNumber, isObject, objectEntries, RSet, toJS, toJSONText, type Value } from '../../src/eval/value/index.js';
+import { compareNumbers, isNumber, isObject, objectEntries, RSet, toJS, toJSONText, type Value } from '../../src/value/index.js';
 import '../../src/eval/builtins/index.js';
 import './test-builtins.js';
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { checkBundleScope } from '../../src/server/bundle-scope.js';
 import { HttpError } from '../../src/server/errors.js';
-import { newPlainObject, type PlainObject } from '../../src/eval/value/index.js';
+import { newPlainObject, type PlainObject } from '../../src/value/index.js';
 
 function data(bundles: Record<string, unknown>): PlainObject {
   const d = newPlainObject();

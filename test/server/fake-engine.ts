@@ -3,7 +3,7 @@
 // test declare virtual documents as plain functions. Anything Rego-specific is refused.
 
 import { Store, isStorageError, readAt, type Snapshot, type WriteTxn } from '../../src/storage/index.js';
-import type { Value } from '../../src/eval/value/index.js';
+import type { Value } from '../../src/value/index.js';
 import {
   EngineError,
   type CompileRequest,

@@ -9,7 +9,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type DecisionEvent, type RunningServer } from '../../src/server/index.js';
 import { RegolithEngine } from '../../src/server/engine-regolith.js';
-import { toJSONText } from '../../src/eval/value/index.js';
+import { toJSONText } from '../../src/value/index.js';
 
 const POLICY = `package nd
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseJSON, JSONParseError } from '../../src/storage/index.js';
-import { BigNum, toJSONText } from '../../src/eval/value/index.js';
+import { BigNum, toJSONText } from '../../src/value/index.js';
 
 describe('parseJSON', () => {
   it('parses ordinary JSON like JSON.parse', () => {

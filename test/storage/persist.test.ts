@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DirectoryPersistence, Store, parseJSON, StorageError } from '../../src/storage/index.js';
-import type { PlainObject } from '../../src/eval/value/index.js';
+import type { PlainObject } from '../../src/value/index.js';
 
 function tmpdir(): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), 'regolith-store-'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Store, StorageError, type CommitEvent } from '../../src/storage/index.js';
-import type { PlainObject, Value } from '../../src/eval/value/index.js';
+import type { PlainObject, Value } from '../../src/value/index.js';
 
 const obj = (v: unknown) => JSON.parse(JSON.stringify(v)) as PlainObject;
 

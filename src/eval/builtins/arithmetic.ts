@@ -14,7 +14,7 @@ import {
   typeName,
   type RNumber,
   type Value,
-} from '../value/index.js';
+} from '../../value/index.js';
 import {
   DEFAULT_PREC,
   addFloat,

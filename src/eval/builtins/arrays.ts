@@ -1,6 +1,6 @@
 // array.concat, array.slice, array.reverse, array.flatten.
 
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import { intOperand } from './arithmetic.js';
 import { T } from './decl.js';
 import { operandError } from './errors.js';

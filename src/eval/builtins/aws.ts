@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { registerBuiltins } from './registry.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { isNumber, isPlainObject, newPlainObject, toDecimal, toJSONText, type PlainObject, type Value } from '../value/index.js';
+import { isNumber, isPlainObject, newPlainObject, toDecimal, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 
 const IGNORED = new Set(['authorization', 'user-agent', 'x-amzn-trace-id']);
 

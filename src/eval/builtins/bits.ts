@@ -1,6 +1,6 @@
 // Bitwise operations on integers of any size (two's complement semantics, as Go's big.Int).
 
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import { intToNumber } from './arithmetic-bigfloat.js';
 import { intOperand } from './arithmetic.js';
 import { T } from './decl.js';

@@ -1,7 +1,7 @@
 // Comparison operators on OPA's total order: eq (=), equal (==), neq (!=), lt, lte, gt, gte.
 // Each returns a boolean (false too), as OPA's do; the evaluator treats false as failure.
 
-import { compare, equal, type Value } from '../value/index.js';
+import { compare, equal, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { registerBuiltins } from './registry.js';
 

@@ -1,6 +1,6 @@
 // to_number and the deprecated cast_* built-ins.
 
-import { RSet, isNumber, isObject, makeNumber, parseNumber, type Value } from '../value/index.js';
+import { RSet, isNumber, isObject, makeNumber, parseNumber, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';

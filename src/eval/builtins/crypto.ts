@@ -5,7 +5,7 @@ import crypto from 'node:crypto';
 import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../value/index.js';
+import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../../value/index.js';
 import { pemDecode } from './jwt-keys.js';
 import { certificateJSON, certificateRequestJSON, privateKeyGoJSON } from './crypto-x509.js';
 

@@ -1,7 +1,7 @@
 // Encoding built-ins: base64 / base64url (Go's strict decoders and their error texts),
 // hex, URL query encoding, and URI parsing.
 
-import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../value/index.js';
+import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { URLError, parseQuery, parseURL, queryEscape, queryUnescape, splitHostPort } from './encoding-url.js';

@@ -1,7 +1,7 @@
 // Errors raised by built-ins. The evaluator prefixes the built-in's name, giving OPA's
 // messages, e.g. "count: operand 1 must be one of {array, object, set, string} but got null".
 
-import { typeName, type Value } from '../value/index.js';
+import { typeName, type Value } from '../../value/index.js';
 
 export type BuiltinErrorCode = 'eval_builtin_error' | 'eval_type_error' | 'eval_conflict_error';
 

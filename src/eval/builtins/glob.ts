@@ -3,7 +3,7 @@
 // `[abc]` / `[a-z]` / `[!...]` character classes, `{a,b}` alternatives, `\` escapes.
 // Delimiters: [] means the default ["."], null means none. Compiled globs are cached.
 
-import { typeName, type Value } from '../value/index.js';
+import { typeName, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';

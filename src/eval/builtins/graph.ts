@@ -1,7 +1,7 @@
 // walk (a relation: every [path, value] pair of a document, pre-order), graph.reachable
 // and graph.reachable_paths.
 
-import { RObject, RSet, equal, isObject, objectGet, sortedKeys, typeName, type PlainObject, type Value } from '../value/index.js';
+import { RObject, RSet, equal, isObject, objectGet, sortedKeys, typeName, type PlainObject, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';

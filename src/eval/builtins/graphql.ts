@@ -16,7 +16,7 @@ import {
 import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { newPlainObject, type PlainObject, type Value } from '../value/index.js';
+import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 
 type V = Value | undefined;
 

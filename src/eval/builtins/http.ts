@@ -17,7 +17,7 @@ import {
   toRegoString,
   type PlainObject,
   type Value,
-} from '../value/index.js';
+} from '../../value/index.js';
 import { parseDuration } from './time.js';
 import { send, type SendOptions } from './http-client.js';
 

@@ -2,7 +2,7 @@
 
 import { registerBuiltins } from './registry.js';
 import { T } from './decl.js';
-import { equal, isObject, objectGet, RSet, type Value } from '../value/index.js';
+import { equal, isObject, objectGet, RSet, type Value } from '../../value/index.js';
 import { iterateAnyOrder, lookup } from '../collections.js';
 
 /** `x in coll` (exported for the evaluator, which tests it in place). */

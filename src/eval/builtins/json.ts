@@ -1,7 +1,7 @@
 // JSON built-ins: marshal (Go's encoding/json output: sorted keys, HTML-safe escapes),
 // marshal_with_options, unmarshal (exact numbers), is_valid, filter, remove, patch.
 
-import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../value/index.js';
+import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../../value/index.js';
 import { JSONParseError, parseJSON } from '../../storage/json.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';

@@ -4,7 +4,7 @@
 
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
-import { RObject, isPlainObject, newPlainObject, toJS, type Value } from '../value/index.js';
+import { RObject, isPlainObject, newPlainObject, toJS, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';

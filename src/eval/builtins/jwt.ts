@@ -15,7 +15,7 @@ import {
   toRegoString,
   type PlainObject,
   type Value,
-} from '../value/index.js';
+} from '../../value/index.js';
 import {
   JWS_ALGS,
   JwtError,

@@ -2,7 +2,7 @@
 // same arguments, and the answers are kept, keyed by built-in name and by the arguments as
 // JSON array text, so that decision logs can record them ({"time.now_ns": {"[]": 17...}}).
 
-import { newPlainObject, toJSONText, type PlainObject, type Value } from '../value/index.js';
+import { newPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { BuiltinContext, BuiltinFn } from './registry.js';
 
 /** The cache key OPA uses: the operands as one JSON array. */

@@ -5,7 +5,7 @@ import { promises as dns } from 'node:dns';
 import { registerBuiltins, type BuiltinContext, type BuiltinDef } from './registry.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { RSet, isPlainObject, objectEntries, RObject, type Value } from '../value/index.js';
+import { RSet, isPlainObject, objectEntries, RObject, type Value } from '../../value/index.js';
 import {
   defaultMaskBits,
   ipString,

@@ -17,7 +17,7 @@ import {
   typeName,
   type PlainObject,
   type Value,
-} from '../value/index.js';
+} from '../../value/index.js';
 import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';

@@ -6,7 +6,7 @@ import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './regex-cache.js';
 import { globsMatch } from './regex-globs.js';
 import { int, str } from './strings-util.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 
 const S = T.string;
 

@@ -2,7 +2,7 @@
 // the same table is the source of the capabilities list (`regolith capabilities`).
 
 import type { Location } from '../../lang/ast.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import type { FunctionDecl } from './decl.js';
 import { ndRecorded } from './nd-cache.js';
 

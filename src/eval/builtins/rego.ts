@@ -4,7 +4,7 @@ import { registerBuiltins } from './registry.js';
 import { T } from './decl.js';
 import { operandError, builtinError } from './errors.js';
 import { parseModule, moduleToJSON, RegoParseError } from '../../lang/index.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 
 registerBuiltins([
   {

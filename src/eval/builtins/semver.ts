@@ -2,7 +2,7 @@
 // coreos/go-semver): MAJOR.MINOR.PATCH as Go int64s, optional -prerelease and +metadata
 // made of [0-9A-Za-z-] identifiers separated by dots, no leading "v".
 
-import { toRegoString, type Value } from '../value/index.js';
+import { toRegoString, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';

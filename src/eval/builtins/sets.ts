@@ -1,7 +1,7 @@
 // Set operations: and (&), or (|), intersection, union, and the deprecated set_diff
 // (difference is otherwise `minus`).
 
-import { RSet, type Value } from '../value/index.js';
+import { RSet, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';

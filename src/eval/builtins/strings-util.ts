@@ -1,7 +1,7 @@
 // Operand helpers shared by the string-like built-ins (strings, regex, glob, encoding,
 // json, yaml). They raise OPA's operand errors (eval_type_error).
 
-import { BigNum, RSet, toBigInt, typeName, type Value } from '../value/index.js';
+import { BigNum, RSet, toBigInt, typeName, type Value } from '../../value/index.js';
 import { BuiltinError, operandError } from './errors.js';
 
 export function str(args: Value[], i: number): string {

@@ -1,6 +1,6 @@
 // String built-ins. Indexes and lengths are in code points (Go runes), as OPA counts them.
 
-import { BigNum, RSet, isPlainObject, objectEntries, toDecimal, toRegoString, typeName, type Value } from '../value/index.js';
+import { BigNum, RSet, isPlainObject, objectEntries, toDecimal, toRegoString, typeName, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { BuiltinError, builtinError, operandError, type BuiltinErrorCode } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';

@@ -5,7 +5,7 @@
 import { registerBuiltins, type BuiltinDef } from './registry.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { BigNum, fromBigInt, isNumber, toDecimal, type Value } from '../value/index.js';
+import { BigNum, fromBigInt, isNumber, toDecimal, type Value } from '../../value/index.js';
 import {
   MAX_I64,
   MIN_I64,

@@ -3,7 +3,7 @@
 
 import { registerBuiltins } from './registry.js';
 import { T } from './decl.js';
-import { RSet, toRegoString, type Value } from '../value/index.js';
+import { RSet, toRegoString, type Value } from '../../value/index.js';
 import { operandError } from './errors.js';
 
 function show(v: Value): string {

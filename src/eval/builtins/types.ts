@@ -1,6 +1,6 @@
 // Type predicates (is_number, ..., which return true or false) and type_name.
 
-import { BigNum, RSet, isObject, typeName, type Value } from '../value/index.js';
+import { BigNum, RSet, isObject, typeName, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { registerBuiltins } from './registry.js';
 

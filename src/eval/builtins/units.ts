@@ -1,7 +1,7 @@
 // units.parse and units.parse_bytes. OPA's messages name the built-in themselves
 // ("units.parse: no amount provided"); the evaluator adds its usual prefix on top.
 
-import { makeNumber, parseDecimal, type Value } from '../value/index.js';
+import { makeNumber, parseDecimal, type Value } from '../../value/index.js';
 import { DEFAULT_PREC, intToNumber, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';

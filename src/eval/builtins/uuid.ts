@@ -2,7 +2,7 @@
 // (the fields OPA decodes with google/uuid).
 
 import { randomBytes } from 'node:crypto';
-import { newPlainObject, type Value } from '../value/index.js';
+import { newPlainObject, type Value } from '../../value/index.js';
 import { intToNumber } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { operandError } from './errors.js';

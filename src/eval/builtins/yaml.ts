@@ -3,7 +3,7 @@
 // sorted keys and unindented block sequences when marshalling.
 
 import yaml from 'js-yaml';
-import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../value/index.js';
+import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinDef } from './registry.js';

@@ -9,7 +9,7 @@ import { BuiltinError } from '../builtins/errors.js';
 import { EvalCtx, type Frame, type Mock } from '../context.js';
 import { RegoEvalError, Suspend } from '../errors.js';
 import { callFunction } from '../rules.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { compileTerm, fromGen, fromGetter } from './terms.js';
 import type { K, TermC } from './types.js';

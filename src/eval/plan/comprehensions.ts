@@ -4,7 +4,7 @@
 import type { ArrayComprehensionTerm, ObjectComprehensionTerm, SetComprehensionTerm } from '../../lang/ast.js';
 import type { Frame } from '../context.js';
 import { conflict } from '../errors.js';
-import { equal, makeObject, RSet, type Value } from '../value/index.js';
+import { equal, makeObject, RSet, type Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { compileBody } from './exprs.js';
 import { compileTerm, fromGetter, valueKey } from './terms.js';

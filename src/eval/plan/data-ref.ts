@@ -6,7 +6,7 @@
 import type { Term } from '../../lang/ast.js';
 import { RuleNode as RuleNodeClass, type RuleNode } from '../../compiler/tree.js';
 import type { Frame } from '../context.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import { baseAt, dataAt, nodeValue } from '../virtual-doc.js';
 import type { PlanCtx } from './ctx.js';
 import { compilePath, fromGen, fromGetter } from './terms.js';

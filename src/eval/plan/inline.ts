@@ -13,7 +13,7 @@ import type { Body, Term } from '../../lang/ast.js';
 import type { CompiledRule, RuleNode } from '../../compiler/tree.js';
 import { forEachVarShallow, isEvery } from '../../compiler/terms.js';
 import { walkBody } from '../../compiler/walk.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import { PlanCtx } from './ctx.js';
 import { compileBody } from './exprs.js';
 import { quietPolicy, ruleOrderFree } from './order.js';

@@ -13,7 +13,7 @@ import { walkBody, walkTerm } from '../../compiler/walk.js';
 import type { Term } from '../../lang/ast.js';
 import { iterate, iterateAnyOrder } from '../collections.js';
 import type { Frame } from '../context.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
 
 type Iterate = (coll: Value | undefined, fn: (k: Value, v: Value) => boolean) => boolean;

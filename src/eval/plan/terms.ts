@@ -2,7 +2,7 @@
 // iteration), calls and comprehensions.
 
 import type { Term, RefTerm } from '../../lang/ast.js';
-import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../value/index.js';
+import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../../value/index.js';
 import { lookup } from '../collections.js';
 import { iterationFor } from './order.js';
 import type { Frame } from '../context.js';

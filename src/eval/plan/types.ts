@@ -4,7 +4,7 @@
 // an optional direct getter (single-valued terms), and a matcher (unification against a value).
 
 import type { Frame } from '../context.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 
 export type Step = (fr: Frame) => boolean;
 export type K = (v: Value) => boolean;

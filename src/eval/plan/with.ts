@@ -6,7 +6,7 @@ import type { Expr, Term } from '../../lang/ast.js';
 import { refName } from '../../compiler/terms.js';
 import { getBuiltin } from '../builtins/registry.js';
 import { EvalCtx, type Frame, type Mock, type OverrideNode } from '../context.js';
-import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../value/index.js';
+import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { compileTerm } from './terms.js';
 import type { Step, TermC } from './types.js';

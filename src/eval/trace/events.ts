@@ -3,7 +3,7 @@
 // query runs with a tracer) touch this module, so untraced evaluation never pays for it.
 
 import type { Body, Expr, Location, Rule } from '../../lang/ast.js';
-import type { Value } from '../value/index.js';
+import type { Value } from '../../value/index.js';
 
 export type TraceOp = 'Enter' | 'Exit' | 'Eval' | 'Fail' | 'Redo' | 'Note' | 'Index';
 

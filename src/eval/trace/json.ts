@@ -4,7 +4,7 @@
 
 import { bodyToJSON, exprToJSON, ruleToJSON, termToJSON } from '../../lang/json-ast.js';
 import type { Term } from '../../lang/ast.js';
-import { toJS, type Value } from '../value/index.js';
+import { toJS, type Value } from '../../value/index.js';
 import type { TraceEvent, TraceNode } from './events.js';
 
 const AST_OPTS = { includeLocation: true };

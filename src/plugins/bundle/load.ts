@@ -4,7 +4,7 @@
 
 import { posix } from 'node:path';
 import yaml from 'js-yaml';
-import { newPlainObject, parseNumber, type PlainObject, type Value } from '../../eval/value/index.js';
+import { newPlainObject, parseNumber, type PlainObject, type Value } from '../../value/index.js';
 import { dataKeyOf, insertData, walkData } from './data-tree.js';
 import type { BundleEntry } from './files.js';
 import { JSONTextError, parseJSONText } from './json-text.js';

@@ -1,7 +1,7 @@
 // One decision log event in OPA's shape, built from what the server reports about a
 // decision plus the sidecar's labels and the active bundle revisions.
 
-import { newPlainObject, toJSONText, type PlainObject, type Value } from '../../eval/value/index.js';
+import { newPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 
 /** What the server hands over for each decision (the server's DecisionEvent). */
 export interface DecisionInput {

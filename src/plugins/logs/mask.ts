@@ -3,7 +3,7 @@
 // ({"op": "upsert", "path": ..., "value": ...}); erased and upserted pointers are listed in
 // the event's `erased` and `masked` fields. The drop policy drops the event when true.
 
-import { RSet, isPlainObject, newPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
+import { RSet, isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 
 /** The narrow view of the engine the decision log plugin needs. */
 export interface PolicyEvaluator {

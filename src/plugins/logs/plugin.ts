@@ -5,7 +5,7 @@
 
 import { gzipSync } from 'node:zlib';
 import pino, { type Logger } from 'pino';
-import { newPlainObject, type PlainObject } from '../../eval/value/index.js';
+import { newPlainObject, type PlainObject } from '../../value/index.js';
 import type { Config, DecisionLogsConfig } from '../config/types.js';
 import type { ServiceClient } from '../services/client.js';
 import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timing } from '../timing.js';

@@ -3,7 +3,7 @@
 // evaluateBatch expects: 200 when all succeed, 207 with per-entry http_status_code when
 // results are mixed, 500 when all fail.
 
-import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';

@@ -1,7 +1,7 @@
 // Compile API: POST /v1/compile. The request is decoded and validated here; the partial
 // evaluation itself is the engine's (EngineError 'unimplemented' -> 501 until it exists).
 
-import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';

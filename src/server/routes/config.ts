@@ -1,7 +1,7 @@
 // GET /v1/config (the active configuration, secrets removed) and GET /v1/status (the
 // status plugin's latest report; 500 when the plugin is not enabled).
 
-import type { PlainObject, Value } from '../../eval/value/index.js';
+import type { PlainObject, Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
 import { Code, HttpError } from '../errors.js';
 import { route } from '../handler.js';

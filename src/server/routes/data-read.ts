@@ -6,7 +6,7 @@
 // same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../engine.js';
 import type { App, ServerContext } from '../context.js';

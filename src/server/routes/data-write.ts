@@ -5,7 +5,7 @@
 // refused first (bundle-scope.ts), as OPA does.
 
 import type { Context } from 'hono';
-import { isPlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, type Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, HttpError, Code } from '../errors.js';

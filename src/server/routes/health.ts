@@ -1,7 +1,7 @@
 // Health API: GET /health (with bundles, plugins, exclude-plugin) and
 // GET /health/<rule> (data.system.health.<rule> must be true), with the seed's messages.
 
-import type { PlainObject, Value } from '../../eval/value/index.js';
+import type { PlainObject, Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL, stringSliceParam } from '../params.js';

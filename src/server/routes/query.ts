@@ -2,7 +2,7 @@
 // asks for streaming, which is not implemented (501), as the seed allows.
 
 import type { Context } from 'hono';
-import { isPlainObject, type PlainObject, type Value } from '../../eval/value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming } from '../body.js';
 import { badRequest, Code, HttpError, toHttpError } from '../errors.js';

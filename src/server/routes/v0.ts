@@ -3,7 +3,7 @@
 // the answer is the document itself, or 404 undefined_document when it is undefined.
 
 import type { Context } from 'hono';
-import type { Value } from '../../eval/value/index.js';
+import type { Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { Code, HttpError, Msg, toHttpError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RObject, RSet } from '../../../src/eval/value/index.js';
+import { RObject, RSet } from '../../../src/value/index.js';
 import { call, expectError, n, text } from './helpers-mine.js';
 
 describe('count', () => {

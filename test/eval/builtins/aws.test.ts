@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callBuiltin } from './fake-context.js';
-import { parseNumber, toJS } from '../../../src/eval/value/index.js';
+import { parseNumber, toJS } from '../../../src/value/index.js';
 
 const cfg = {
   aws_access_key: 'AKIDEXAMPLE',

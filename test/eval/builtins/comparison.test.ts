@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RSet, newPlainObject } from '../../../src/eval/value/index.js';
+import { RSet, newPlainObject } from '../../../src/value/index.js';
 import { call, n } from './helpers-mine.js';
 
 describe('comparison', () => {

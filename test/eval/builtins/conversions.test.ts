@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { BigNum, RSet } from '../../../src/eval/value/index.js';
+import { BigNum, RSet } from '../../../src/value/index.js';
 import { call, expectError, text } from './helpers-mine.js';
 
 describe('to_number', () => {

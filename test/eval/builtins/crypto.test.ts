@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { callBuiltin } from './fake-context.js';
-import { BigNum, toJS, type Value } from '../../../src/eval/value/index.js';
+import { BigNum, toJS, type Value } from '../../../src/value/index.js';
 
 const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
 

@@ -3,7 +3,7 @@
 
 import type { BuiltinContext } from '../../../src/eval/builtins/registry.js';
 import { getBuiltin } from '../../../src/eval/builtins/index.js';
-import { newPlainObject, type Value } from '../../../src/eval/value/index.js';
+import { newPlainObject, type Value } from '../../../src/value/index.js';
 import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 
 export class SuspendForTest extends Error {

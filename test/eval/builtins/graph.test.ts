@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RSet, toJSONText } from '../../../src/eval/value/index.js';
+import { RSet, toJSONText } from '../../../src/value/index.js';
 import { call, expectError } from './helpers-mine.js';
 
 describe('walk', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callBuiltin } from './fake-context.js';
-import { toJS, type Value } from '../../../src/eval/value/index.js';
+import { toJS, type Value } from '../../../src/value/index.js';
 
 const call = (name: string, ...args: Value[]) => toJS(callBuiltin(name, args)!);
 const schema = `

@@ -1,7 +1,7 @@
 // Small helpers shared by this group's built-in tests.
 import { expect } from 'vitest';
 import { BuiltinError } from '../../../src/eval/builtins/errors.js';
-import { parseNumber, toJSONText, type Value } from '../../../src/eval/value/index.js';
+import { parseNumber, toJSONText, type Value } from '../../../src/value/index.js';
 import { callBuiltin } from './fake-context.js';
 
 export const call = (name: string, ...args: Value[]): Value | undefined => callBuiltin(name, args);

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { startLoopbackServers, type LoopbackServers } from './loopback-servers.js';
 import { callBuiltinAsync, fakeContext } from './fake-context.js';
 import { clearHttpSendCache } from '../../../src/eval/builtins/http.js';
-import { toJS, type Value } from '../../../src/eval/value/index.js';
+import { toJS, type Value } from '../../../src/value/index.js';
 
 let base = '';
 let tlsBase = '';

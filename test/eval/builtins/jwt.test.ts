@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import crypto from 'node:crypto';
 import { callBuiltin, fakeContext } from './fake-context.js';
-import { toJS, type Value } from '../../../src/eval/value/index.js';
+import { toJS, type Value } from '../../../src/value/index.js';
 
 const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
 

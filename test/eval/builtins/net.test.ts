@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callBuiltin, callBuiltinAsync, fakeContext } from './fake-context.js';
-import { RSet, toJS, type Value } from '../../../src/eval/value/index.js';
+import { RSet, toJS, type Value } from '../../../src/value/index.js';
 
 const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
 const js = (v: Value | undefined) => toJS(v!);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RObject, RSet, equal, isPlainObject, type Value } from '../../../src/eval/value/index.js';
+import { RObject, RSet, equal, isPlainObject, type Value } from '../../../src/value/index.js';
 import { call, expectError } from './helpers-mine.js';
 
 const robj = (...entries: [Value, Value][]) => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RSet } from '../../../src/eval/value/index.js';
+import { RSet } from '../../../src/value/index.js';
 import { call, expectError } from './helpers-mine.js';
 
 const vals = (v: unknown) => (v as RSet).values();

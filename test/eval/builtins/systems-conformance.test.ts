@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { callBuiltin, fakeContext } from './fake-context.js';
-import { RSet, makeObject, parseNumber, toJS, type Value } from '../../../src/eval/value/index.js';
+import { RSet, makeObject, parseNumber, toJS, type Value } from '../../../src/value/index.js';
 
 const ROOT = '../shared/opa-conformance/v1';
 const DIRS = [

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { callBuiltin, fakeContext } from './fake-context.js';
-import { BigNum, parseNumber, type Value } from '../../../src/eval/value/index.js';
+import { BigNum, parseNumber, type Value } from '../../../src/value/index.js';
 
 const call = (name: string, ...args: Value[]) => callBuiltin(name, args);
 const num = (s: string) => parseNumber(s)!;

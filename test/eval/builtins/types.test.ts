@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { RObject, RSet, type Value } from '../../../src/eval/value/index.js';
+import { RObject, RSet, type Value } from '../../../src/value/index.js';
 import { call, n } from './helpers-mine.js';
 
 describe('type predicates and type_name', () => {

@@ -11,7 +11,7 @@ import {
   regoVersionForFile,
   writeBundle,
 } from '../../../src/plugins/bundle/index.js';
-import { BigNum } from '../../../src/eval/value/index.js';
+import { BigNum } from '../../../src/value/index.js';
 import { POLICY, tempDir, writeTree } from './helpers.js';
 
 describe('reading bundles', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookup } from '../../../src/eval/collections.js';
+import { lookup } from '../../src/eval/collections.js';
 import {
   BigNum,
   RObject,
@@ -14,7 +14,7 @@ import {
   toRegoString,
   typeName,
   type Value,
-} from '../../../src/eval/value/index.js';
+} from '../../src/value/index.js';
 
 describe('numbers', () => {
   it('keeps doubles where they are exact', () => {
@@ -200,7 +200,7 @@ describe('serialisation', () => {
 
 describe('cached facts about plain values', () => {
   it('are not reused across evaluations when a caller mutates an object', async () => {
-    const { nextValueEpoch } = await import('../../../src/eval/value/index.js');
+    const { nextValueEpoch } = await import('../../src/value/index.js');
     const o: Record<string, Value> = { b: 1, a: 2 };
     nextValueEpoch();
     expect(toJSONText(o)).toBe('{"a":2,"b":1}');
