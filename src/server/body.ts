@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
-import { parseJSON, JSONParseError } from '../storage/index.js';
+import { parseJSON, JSONParseError } from '../value/index.js';
 import { newPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { Msg, badRequest, HttpError } from './errors.js';
 

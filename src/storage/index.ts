@@ -15,6 +15,5 @@ export {
 } from './path.js';
 export type { StoragePath } from './path.js';
 export { applyWrite, readAt, existsAt, type WriteOp } from './tree.js';
-export { parseJSON, JSONParseError, DEFAULT_MAX_DEPTH } from './json.js';
 export { DirectoryPersistence } from './persist.js';
 export type { Persistence, PersistedState } from './persist.js';

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { toJSONText, isPlainObject } from '../value/index.js';
 import type { PlainObject, Value } from '../value/index.js';
-import { parseJSON } from './json.js';
+import { parseJSON } from '../value/index.js';
 
 export interface PersistedState {
   data: PlainObject;

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DirectoryPersistence, Store, parseJSON, StorageError } from '../../src/storage/index.js';
+import { DirectoryPersistence, Store, StorageError } from '../../src/storage/index.js';
+import { parseJSON } from '../../src/value/index.js';
 import type { PlainObject } from '../../src/value/index.js';
 
 function tmpdir(): string {

@@ -2,7 +2,7 @@
 // marshal_with_options, unmarshal (exact numbers), is_valid, filter, remove, patch.
 
 import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../../value/index.js';
-import { JSONParseError, parseJSON } from '../../storage/json.js';
+import { JSONParseError, parseJSON } from '../../value/index.js';
 import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTree } from './json-patch.js';

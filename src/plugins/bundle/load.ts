@@ -7,7 +7,7 @@ import yaml from 'js-yaml';
 import { newPlainObject, parseNumber, type PlainObject, type Value } from '../../value/index.js';
 import { dataKeyOf, insertData, walkData } from './data-tree.js';
 import type { BundleEntry } from './files.js';
-import { JSONTextError, parseJSONText } from './json-text.js';
+import { JSONParseError, parseJSONText } from '../../value/index.js';
 import { decodeManifest, manifestRoots } from './manifest.js';
 import { packagePathOf } from './package-path.js';
 import { formatRoots, normalizeRoot, rootPathsContain, rootPathsOverlap } from './roots.js';
@@ -29,7 +29,7 @@ export function parseDataJSON(text: string, file: string): Value {
   try {
     return parseJSONText<Value>(text, (lit) => parseNumber(lit)!) as Value;
   } catch (e) {
-    const msg = e instanceof JSONTextError ? e.message : String(e);
+    const msg = e instanceof JSONParseError ? e.message : String(e);
     throw new BundleError(`bundle load failed on ${file}: ${msg}`);
   }
 }

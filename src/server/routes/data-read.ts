@@ -15,7 +15,7 @@ import { badRequest, errorReply, toHttpError, type ErrorBody, type HttpError } f
 import { remoteAddr } from '../remote.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
-import { parseJSON, JSONParseError } from '../../storage/index.js';
+import { parseJSON, JSONParseError } from '../../value/index.js';
 import { provenance } from '../provenance.js';
 import { envelope, encodeJSON } from '../respond.js';
 import { toResponse, type Reply } from '../reply.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJSON, JSONParseError } from '../../src/storage/index.js';
-import { BigNum, toJSONText } from '../../src/value/index.js';
+import { BigNum, JSONParseError, parseJSON, parseJSONText, toJSONText } from '../../src/value/index.js';
 
 describe('parseJSON', () => {
   it('parses ordinary JSON like JSON.parse', () => {
@@ -29,5 +28,32 @@ describe('parseJSON', () => {
   it('strings with brackets do not count as nesting', () => {
     const s = JSON.stringify({ s: '['.repeat(5000) });
     expect(parseJSON(s, { maxDepth: 2 })).toEqual({ s: '['.repeat(5000) });
+  });
+});
+
+describe('parseJSONText', () => {
+  it('builds numbers from their literal text, tolerates a byte order mark, keeps __proto__ as a key', () => {
+    const t = parseJSONText('\ufeff{"n":[1.50,1e400],"__proto__":{"x":1},"s":"a\\u0041"}', (lit) => ({ lit })) as Record<string, unknown>;
+    expect(t['n']).toEqual([{ lit: '1.50' }, { lit: '1e400' }]);
+    expect(Object.getPrototypeOf(t)).toBe(Object.prototype);
+    expect(Object.keys(t)).toEqual(['n', '__proto__', 's']);
+    expect(t['s']).toBe('aA');
+  });
+  it('reports where it failed', () => {
+    for (const [text, msg, offset] of [
+      ['{"a" 1}', "expected ':' at offset 5 (found '1')", 5],
+      ['[1,]', "invalid character at offset 3 (found ']')", 3],
+      ['"a\u0001"', 'invalid control character in string at offset 2', 2],
+      ['[1', "expected ',' or ']' at offset 2 (found end of input)", 2],
+    ] as const) {
+      try {
+        parseJSONText(text, (l) => l);
+        expect.unreachable(text);
+      } catch (e) {
+        expect(e).toBeInstanceOf(JSONParseError);
+        expect((e as JSONParseError).message).toContain(msg);
+        expect((e as JSONParseError).offset).toBe(offset);
+      }
+    }
   });
 });
