@@ -2,8 +2,8 @@
 // bindings, raw (scripting: strings unquoted), and pretty (a bare value for a single
 // expression without bindings, a table otherwise, "undefined" when there is no result).
 
-import { toJSONText, type RawResult, type RegoErrorDetail, type Value } from '../index.js';
-import { formatErrors } from '../lang/index.js';
+import { toJSONText, type RawResult, type RegoErrorDetail, type Value } from '../engine/index.js';
+import { formatErrors } from '../engine/syntax.js';
 import { jsonText, ordered } from './json-out.js';
 import { asciiTable, limit } from './result-table.js';
 

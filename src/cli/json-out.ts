@@ -1,7 +1,7 @@
 // JSON text for command output: fields in the order OPA writes them (Go struct order),
 // with Rego values (sets, exact numbers, non-string keys) written by the value module.
 
-import { toJSONText, type Value } from '../index.js';
+import { toJSONText, type Value } from '../engine/index.js';
 
 /** An object whose keys are written in insertion order; undefined fields are left out. */
 export class Ordered {

@@ -6,7 +6,7 @@
 
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type Value } from '../index.js';
+import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type Value } from '../engine/index.js';
 import {
   BundleError,
   parseDataJSON,

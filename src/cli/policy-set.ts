@@ -11,7 +11,7 @@ import {
   type Module,
   type RegoErrorDetail,
   type RegoVersion,
-} from '../index.js';
+} from '../engine/index.js';
 import type { Loaded } from './load-paths.js';
 import { LoadError } from './load-paths.js';
 

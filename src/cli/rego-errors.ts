@@ -2,8 +2,8 @@
 // the offending source line and a caret when the parser gives one, or the JSON document
 // {"errors": [{message, code, location, details}]}.
 
-import type { RegoErrorDetail } from '../lang/index.js';
-import { formatErrors } from '../lang/index.js';
+import type { RegoErrorDetail } from '../engine/syntax.js';
+import { formatErrors } from '../engine/syntax.js';
 
 function caret(e: RegoErrorDetail): string {
   const d = e.details as { line?: unknown; idx?: unknown; have?: unknown; want?: unknown } | undefined;

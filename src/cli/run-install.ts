@@ -4,7 +4,7 @@
 // API) was put there by someone else and survives a reload.
 
 import type { Store } from '../storage/index.js';
-import type { Module } from '../index.js';
+import type { Module } from '../engine/index.js';
 import type { Loaded } from './load-paths.js';
 
 export interface Owned {

@@ -6,9 +6,9 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../plugins/config/index.js';
 import { PluginManager } from '../plugins/manager.js';
-import type { RegolithEngine } from '../server/engine-regolith.js';
+import type { RegolithEngine } from '../engine/store-engine.js';
 import type { ServerOptions } from '../server/index.js';
-import type { RegoVersion } from '../index.js';
+import type { RegoVersion } from '../engine/index.js';
 
 export interface RunningPlugins {
   serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry'>;

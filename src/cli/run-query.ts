@@ -2,7 +2,7 @@
 // policy needs no I/O and on the async path otherwise (http.send and friends), with the
 // timing metrics `opa eval --metrics` reports.
 
-import { IOPending, QueryPlan, parseQuery, type RawResult, type RegoVersion, type Tracer, type Value } from '../index.js';
+import { IOPending, QueryPlan, parseQuery, type RawResult, type RegoVersion, type Tracer, type Value } from '../engine/index.js';
 import { CommandErrors, toErrorDetails, type PolicySet } from './policy-set.js';
 
 export interface PreparedRun {

@@ -3,7 +3,7 @@
 // false); "todo_" rules are reported as skipped. Each test gets its own time budget;
 // print() output is captured per test.
 
-import { BufferTracer, CoverageTracer, type ExplainMode, type Module, type RegoErrorDetail, type Term, type Tracer, type Value } from '../index.js';
+import { BufferTracer, CoverageTracer, type ExplainMode, type Module, type RegoErrorDetail, type Term, type Tracer, type Value } from '../engine/index.js';
 
 /** One tracer feeding both the explanation and the coverage (either may be absent). */
 function teeTracer(a: Tracer | undefined, b: Tracer | undefined): Tracer | undefined {

@@ -1,8 +1,9 @@
 // Prints a ref as OPA does in messages: `data.a.b`, `data.a["b-c"]`, `data.a[x]`, `data.a[1]`.
 
 import type { Term } from '../lang/ast.js';
+import { IDENTIFIER } from '../lang/index.js';
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const IDENT = IDENTIFIER;
 
 export function refString(ref: Term[], original?: (name: string) => string): string {
   let out = '';

@@ -2,6 +2,7 @@
 // OPA's textual form of refs used in error messages.
 
 import type { Head, Location, TemplateString, Term } from './ast.js';
+import { IDENTIFIER } from './ref-text.js';
 
 export function isGround(t: Term): boolean {
   switch (t.type) {
@@ -55,7 +56,7 @@ export function refString(ref: Term[]): string {
   let s = '';
   ref.forEach((t, i) => {
     if (i === 0) s += termString(t);
-    else if (t.type === 'string' && /^[A-Za-z_][A-Za-z0-9_]*$/.test(t.value)) s += '.' + t.value;
+    else if (t.type === 'string' && IDENTIFIER.test(t.value)) s += '.' + t.value;
     else s += '[' + termString(t) + ']';
   });
   return s;

@@ -8,11 +8,12 @@ import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import type { Value } from '../value/index.js';
 import type { Store } from '../storage/index.js';
+import type { Engine } from '../engine/index.js';
 import type { Config } from './config/types.js';
 import { ServiceClient } from './services/client.js';
 import { REAL_TIMING, type Timing } from './timing.js';
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from './plugin.js';
-import { StoreActivator, type BundleActivator, type ModuleInstaller } from './bundles/activate.js';
+import { StoreActivator, type BundleActivator } from './bundles/activate.js';
 import { BundlePlugin } from './bundles/plugin.js';
 import { BundlePersistence, defaultPersistenceDir } from './bundles/persist.js';
 import { DecisionLogPlugin } from './logs/plugin.js';
@@ -23,8 +24,8 @@ import { StatusPlugin } from './status/plugin.js';
 /** What the manager needs of the engine: the store (bundles) and evaluation (mask/drop). */
 export interface ManagedEngine extends PolicyEvaluator {
   readonly store: Store;
-  /** When present, bundle modules are compiled once, by the engine, inside the activation. */
-  installModules?: ModuleInstaller;
+  /** Bundle activation: modules installed and compiled once, by the engine, inside the activation. */
+  installModules: Engine['installModules'];
 }
 
 export interface PluginManagerOptions {
@@ -77,10 +78,7 @@ export class PluginManager {
         clients: this.clients,
         activator:
           opts.activator ??
-          new StoreActivator(opts.engine.store, {
-            regoVersion: opts.regoVersion,
-            installModules: opts.engine.installModules?.bind(opts.engine),
-          }),
+          new StoreActivator(opts.engine, { regoVersion: opts.regoVersion }),
         timing,
         persistence: new BundlePersistence(config.persistence_directory ?? defaultPersistenceDir()),
         logger: this.log,

@@ -2,7 +2,7 @@
 // engine errors to status codes (OPA's writer.ErrorAuto).
 
 import { StorageError } from '../storage/index.js';
-import { EngineError, type AstError } from './engine.js';
+import { EngineError, type AstError } from '../engine/types.js';
 import { toResponse, type Reply } from './reply.js';
 
 export const Code = {

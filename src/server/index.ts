@@ -2,5 +2,5 @@
 export { createApp, type CreatedApp } from './app.js';
 export { startServer, parseAddr, type StartOptions, type RunningServer } from './start.js';
 export type { ServerOptions, PluginStatus, DecisionEvent, VersionInfo } from './context.js';
-export * from './engine.js';
+export * from '../engine/types.js';
 export { HttpError, Code, Msg } from './errors.js';

@@ -3,7 +3,7 @@
 
 import { pathUnescape } from '../storage/index.js';
 import type { Value } from '../value/index.js';
-import type { ExplainMode } from './engine.js';
+import type { ExplainMode } from '../engine/types.js';
 import { badRequest } from './errors.js';
 
 /** OPA's getBoolParam(..., ifEmpty=true): absent -> false; `?x` -> true; any value "true" (any case) -> true. */
@@ -68,14 +68,4 @@ export function dataPathToRef(escaped: string): Value[] {
   return ref;
 }
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** A data ref as OPA prints it: data.a.b["c d"][0]. */
-export function refText(ref: Value[], head = 'data'): string {
-  let out = head;
-  for (const s of ref) {
-    if (typeof s === 'string' && IDENT.test(s)) out += '.' + s;
-    else out += '[' + (typeof s === 'string' ? JSON.stringify(s) : String(s)) + ']';
-  }
-  return out;
-}
+export { refText } from '../engine/index.js';

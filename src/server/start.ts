@@ -9,7 +9,7 @@ import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import { createListeners } from './listener.js';
 import type { ServerOptions } from './context.js';
-import type { Engine } from './engine.js';
+import type { Engine } from '../engine/types.js';
 
 export interface StartOptions extends Omit<ServerOptions, 'engine' | 'logger' | 'config'> {
   /** "host:port", ":port" or "port"; port 0 picks a free port. Default "localhost:8181". */

@@ -13,8 +13,8 @@ import {
   type EvalResult,
   type ModuleChanges,
   type PolicyModule,
-  type QueryResult,
-} from '../../src/server/engine.js';
+  type EngineQueryResult,
+} from '../../src/engine/types.js';
 
 export type VirtualDoc = (input: Value | undefined) => Value | undefined | Promise<Value | undefined>;
 
@@ -107,7 +107,7 @@ export class FakeEngine implements Engine {
     }
   }
 
-  async query(query: string, opts: EvalOptions): Promise<QueryResult> {
+  async query(query: string, opts: EvalOptions): Promise<EngineQueryResult> {
     this.validateQuery(query);
     if (query === 'x = 1') return { result: [{ x: 1 }] };
     const r = await this.evaluate(query.slice(5).split('.'), opts);

@@ -8,7 +8,7 @@ import * as http from 'node:http';
 import * as net from 'node:net';
 import pino from 'pino';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { req } from './helpers.js';
 
 const POLICY = `package app

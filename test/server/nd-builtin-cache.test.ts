@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type DecisionEvent, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { toJSONText } from '../../src/value/index.js';
 
 const POLICY = `package nd

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { req } from './helpers.js';
 
 let s: RunningServer;

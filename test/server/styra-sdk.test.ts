@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { OPAClient } from '@styra/opa';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
 
 let s: RunningServer;
 let opa: OPAClient;

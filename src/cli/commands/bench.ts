@@ -5,7 +5,7 @@
 
 import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
-import type { RegoVersion, Value } from '../../index.js';
+import type { RegoVersion, Value } from '../../engine/index.js';
 import { benchmark, goBenchMemString, goBenchString, type BenchResult } from '../bench-loop.js';
 import { prettyErrorText, renderEval } from '../eval-output.js';
 import { CLIError, examples } from '../io.js';

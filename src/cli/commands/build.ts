@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { RegoParseError, parseModule, type RegoErrorDetail } from '../../lang/index.js';
+import { RegoParseError, parseModule, type RegoErrorDetail } from '../../engine/syntax.js';
 import {
   BundleError,
   buildBundle,

@@ -4,8 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import '../../eval/builtins/index.js';
-import { capabilitiesBuiltins } from '../../eval/builtins/registry.js';
+import { capabilitiesBuiltins } from '../../engine/index.js';
 import { CLIError, examples, out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
 

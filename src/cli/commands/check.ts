@@ -5,8 +5,8 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { RegoParseError, parseModule, type Module, type RegoErrorDetail } from '../../lang/index.js';
-import { compile, RegoCompileError } from '../../index.js';
+import { RegoParseError, parseModule, type Module, type RegoErrorDetail } from '../../engine/syntax.js';
+import { compile, RegoCompileError } from '../../engine/index.js';
 import { readBundleEntries } from '../../plugins/bundle/index.js';
 import { globMatch } from '../../plugins/bundle/verify.js';
 import { CLIError, examples } from '../io.js';

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command } from 'commander';
-import { RegoParseError, formatModule, parseModule, unifiedDiff } from '../../lang/index.js';
+import { RegoParseError, formatModule, parseModule, unifiedDiff } from '../../engine/syntax.js';
 import { CLIError, examples } from '../io.js';
 import { prettyErrors } from '../rego-errors.js';
 

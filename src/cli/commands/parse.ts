@@ -3,7 +3,7 @@
 
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
-import { RegoParseError, moduleToJSON, parseModule } from '../../lang/index.js';
+import { RegoParseError, moduleToJSON, parseModule } from '../../engine/syntax.js';
 import { CLIError, examples, out } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 

@@ -11,7 +11,7 @@ import { collectList } from '../options.js';
 import { buildPolicySet, toErrorDetails } from '../policy-set.js';
 import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
-import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../index.js';
+import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
 
 interface TestFlags {
   verbose?: boolean;

@@ -9,6 +9,7 @@ import { writeBody, writeExpr } from './body.js';
 import { closingRow, endRow } from './source.js';
 import { writeTemplate } from './template.js';
 import { CommentClash, commentRow, type Writer } from './writer.js';
+import { IDENTIFIER } from '../ref-text.js';
 
 /** Infix operators by builtin name, with binding strength (higher binds tighter). */
 export const INFIX: Record<string, { op: string; prec: number }> = {
@@ -29,7 +30,7 @@ export const INFIX: Record<string, { op: string; prec: number }> = {
   rem: { op: '%', prec: 5 },
 };
 
-const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const IDENT = IDENTIFIER;
 
 /** The builtin name of a call operator written as a plain var (`plus`), else undefined. */
 export function operatorName(op: Term | undefined): string | undefined {

@@ -1,19 +1,12 @@
 // Activating a bundle: in ONE store transaction, erase what the bundle's previous version
 // owned (its roots, its modules), write the new data under the roots, install its modules
-// and record its manifest at data.system.bundles.<name>. Every module is parsed and the
-// whole module set compiled BEFORE the commit: any failure throws and changes nothing, so
-// the last good bundle keeps serving. With an engine's installModules, that compilation is
-// the one the engine serves from (a bundle compiles once).
+// and record its manifest at data.system.bundles.<name>. The engine's installModules
+// parses every module and compiles the whole module set BEFORE the commit: any failure
+// throws and changes nothing, so the last good bundle keeps serving, and the compiled
+// policy is the one the engine then serves from (a bundle compiles once).
 
-import {
-  compile,
-  parseModule,
-  isPlainObject,
-  newPlainObject,
-  type Module,
-  type PlainObject,
-  type Value,
-} from '../../index.js';
+import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import type { Engine, ModuleInstall } from '../../engine/index.js';
 import { isStorageError, type Store, type WriteTxn } from '../../storage/index.js';
 import { regoVersionForFile, rootPathsOverlap, type Bundle, type Manifest } from '../bundle/index.js';
 
@@ -108,25 +101,23 @@ function patchPath(p: string): string[] {
   return t === '' ? [] : t.split('/').map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
-/**
- * The engine's way to install and remove many modules inside a write transaction,
- * compiling the result once (the server Engine's installModules). Throws on failure.
- */
-export type ModuleInstaller = (changes: { upsert?: { id: string; raw: string; parsed?: Module }[]; remove?: string[] }, txn: WriteTxn) => void;
+/** What activation needs of the engine: its store, and atomic installation of modules. */
+export type ModuleEngine = Pick<Engine, 'store' | 'installModules'>;
 
 export interface StoreActivatorOptions {
   /** Rego version of modules whose manifest says nothing (v1 unless --v0-compatible). */
   regoVersion?: 'v0' | 'v1';
-  /** Without it, modules are compiled here to check them and the engine recompiles on commit. */
-  installModules?: ModuleInstaller;
 }
 
 /** The BundleActivator over the document store. */
 export class StoreActivator implements BundleActivator {
+  private readonly store: Store;
   constructor(
-    private readonly store: Store,
+    private readonly engine: ModuleEngine,
     private readonly opts: StoreActivatorOptions = {},
-  ) {}
+  ) {
+    this.store = engine.store;
+  }
 
   activeRevision(name: string): string | undefined {
     const r = readAt(this.store.snapshot().data, [...SYSTEM_BUNDLES, name, 'manifest', 'revision']);
@@ -144,26 +135,13 @@ export class StoreActivator implements BundleActivator {
     return out;
   }
 
-  private parse(bundleName: string, bundle: Bundle): Map<string, Module> {
-    const out = new Map<string, Module>();
-    for (const m of bundle.modules) {
+  /** The bundle's modules by id, each with the Rego version its manifest gives it. */
+  private modulesOf(bundleName: string, bundle: Bundle): ModuleInstall[] {
+    return bundle.modules.map((m) => {
       const v = regoVersionForFile(bundle.manifest, m.path);
       const regoVersion = v === 0 ? 'v0' : v === 1 ? 'v1' : (this.opts.regoVersion ?? 'v1');
-      const id = moduleId(bundleName, m.path);
-      out.set(id, parseModule(m.text, { filename: id, regoVersion }));
-    }
-    return out;
-  }
-
-  /** Every module after the change, compiled together; throws on a compile error. */
-  private checkCompiles(txn: WriteTxn, remove: (id: string) => boolean, add: Map<string, Module>): void {
-    const modules: Module[] = [];
-    for (const p of txn.listPolicies()) {
-      if (remove(p.id) || add.has(p.id)) continue;
-      modules.push(isModule(p.info) ? p.info : parseModule(p.raw, { filename: p.id, regoVersion: this.opts.regoVersion ?? 'v1' }));
-    }
-    modules.push(...add.values());
-    compile(modules);
+      return { id: moduleId(bundleName, m.path), raw: m.text, regoVersion };
+    });
   }
 
   async activate(name: string, bundle: Bundle, etag?: string): Promise<void> {
@@ -181,10 +159,7 @@ export class StoreActivator implements BundleActivator {
     if (overlapping.length) {
       throw new ActivationError(`detected overlapping roots in manifests for these bundles: [${[name, ...overlapping].sort().join(', ')}]`);
     }
-    const modules = this.parse(name, bundle);
-    const prefix = `${name}/`;
-    const byId = new Map(bundle.modules.map((m) => [moduleId(name, m.path), m.text]));
-    this.replaceModules(txn, prefix, modules, byId);
+    this.replaceModules(txn, `${name}/`, this.modulesOf(name, bundle));
 
     // Erase what the previous version owned, then what the new one will own.
     for (const root of new Set([...(active.get(name) ?? []), ...roots])) this.erase(txn, rootKey(root));
@@ -204,18 +179,13 @@ export class StoreActivator implements BundleActivator {
   }
 
   /**
-   * Replaces every module whose id starts with `prefix` by `add`, compiling the resulting
-   * set once; throws (the transaction then aborts) when it does not compile.
+   * Replaces every module whose id starts with `prefix` by `add`; the engine compiles the
+   * resulting set once and throws (the transaction then aborts) when it does not compile.
    */
-  private replaceModules(txn: WriteTxn, prefix: string, add: Map<string, Module>, raws: Map<string, string>): void {
-    const remove = txn.listPolicies().filter((p) => p.id.startsWith(prefix) && !add.has(p.id)).map((p) => p.id);
-    if (this.opts.installModules) {
-      this.opts.installModules({ upsert: [...add].map(([id, parsed]) => ({ id, raw: raws.get(id)!, parsed })), remove }, txn);
-      return;
-    }
-    this.checkCompiles(txn, (id) => id.startsWith(prefix), add);
-    for (const id of remove) txn.deletePolicy(id);
-    for (const [id, mod] of add) txn.upsertPolicy(id, raws.get(id)!, mod);
+  private replaceModules(txn: WriteTxn, prefix: string, add: ModuleInstall[]): void {
+    const ids = new Set(add.map((m) => m.id));
+    const remove = txn.listPolicies().filter((p) => p.id.startsWith(prefix) && !ids.has(p.id)).map((p) => p.id);
+    this.engine.installModules({ upsert: add, remove }, txn);
   }
 
   private applyDelta(txn: WriteTxn, name: string, bundle: Bundle, etag?: string): void {
@@ -268,13 +238,9 @@ export class StoreActivator implements BundleActivator {
     await this.store.transact((txn) => {
       const roots = this.activeRoots(txn).get(name);
       if (!roots) return;
-      this.replaceModules(txn, `${name}/`, new Map(), new Map());
+      this.replaceModules(txn, `${name}/`, []);
       for (const r of roots) this.erase(txn, rootKey(r));
       txn.write('remove', [...SYSTEM_BUNDLES, name]);
     });
   }
-}
-
-function isModule(v: unknown): v is Module {
-  return typeof v === 'object' && v !== null && 'package' in v && 'rules' in v;
 }

@@ -8,7 +8,7 @@ import { badRequest, toHttpError } from '../errors.js';
 import { route, since } from '../handler.js';
 import { boolParam, explainParam, splitURL } from '../params.js';
 import { envelope, sendJSON } from '../respond.js';
-import type { CompileRequest } from '../engine.js';
+import type { CompileRequest } from '../../engine/types.js';
 
 const DECODE = 'error(s) occurred while decoding request';
 

@@ -8,7 +8,7 @@
 import type { IncomingMessage } from 'node:http';
 import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
-import type { EvalResult, ExplainMode } from '../engine.js';
+import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, errorReply, toHttpError, type ErrorBody, type HttpError } from '../errors.js';

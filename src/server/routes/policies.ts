@@ -8,7 +8,7 @@ import { route } from '../handler.js';
 import { boolParam, pathAfter, splitURL } from '../params.js';
 import { pathUnescape, StorageError } from '../../storage/index.js';
 import { envelope, sendJSON } from '../respond.js';
-import type { PolicyModule } from '../engine.js';
+import type { PolicyModule } from '../../engine/types.js';
 import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import { checkBundleScope } from '../bundle-scope.js';
 import type { WriteTxn } from '../../storage/index.js';

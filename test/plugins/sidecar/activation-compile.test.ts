@@ -3,7 +3,7 @@
 // that does not compile changes nothing.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { archive, fastTiming, httpServer, serveBundles, type BundleFiles } from './helpers.js';

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { StoreActivator } from '../../../src/plugins/bundles/activate.js';
 import { BundlePlugin } from '../../../src/plugins/bundles/plugin.js';
@@ -59,7 +59,7 @@ async function setup(
   const plugin = new BundlePlugin({
     config,
     clients,
-    activator: new StoreActivator(engine.store),
+    activator: new StoreActivator(engine),
     timing: fastTiming(),
     persistence: opts.persistDir ? new BundlePersistence(opts.persistDir) : undefined,
   });
@@ -210,7 +210,7 @@ describe('bundle plugin', () => {
       bundles: { authz: { service: 'acme', polling: { min_delay_seconds: 1, max_delay_seconds: 1 }, signing: { keyid: 'k1' } } },
     });
     const engine = new RegolithEngine();
-    const plugin = new BundlePlugin({ config, clients: new Map([['acme', new ServiceClient(config.services['acme']!, 20)]]), activator: new StoreActivator(engine.store), timing: fastTiming() });
+    const plugin = new BundlePlugin({ config, clients: new Map([['acme', new ServiceClient(config.services['acme']!, 20)]]), activator: new StoreActivator(engine), timing: fastTiming() });
     cleanup.push(() => plugin.stop());
     await plugin.start();
     await waitFor('signed activation', () => plugin.bundleStatuses()['authz']!.active_revision === 'signed');

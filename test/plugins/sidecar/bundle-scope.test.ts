@@ -3,7 +3,7 @@
 
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { startServer, type RunningServer } from '../../../src/server/index.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';

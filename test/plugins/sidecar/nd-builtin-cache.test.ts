@@ -4,7 +4,7 @@
 
 import pino from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { startServer } from '../../../src/server/index.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';

@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { archive, fastTiming, waitFor } from './helpers.js';

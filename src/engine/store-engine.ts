@@ -1,41 +1,31 @@
-// The Engine the server uses in production: the library API (src/index.ts) over the
-// document store. Policies are parsed and compiled together before they are committed;
-// the compiled policy is swapped in by a store trigger inside the commit, so a write
-// transaction never sees a compiled policy that disagrees with the stored modules.
+// The Engine the server and the bundle plugin use: the engine over the document store.
+// Policies are parsed and compiled together before they are committed; the compiled
+// policy is swapped in by a store trigger inside the commit, so a write transaction never
+// sees a compiled policy that disagrees with the stored modules.
 
-import {
-  BufferTracer,
-  IOPending,
-  QueryPlan,
-  RegoCompileError,
-  RegoEvalError,
-  RegoParseError,
-  compile,
-  moduleToJSON,
-  parseModule,
-  parseQuery,
-  type Body,
-  type CompiledPolicy,
-  type Module,
-  type RegoVersion,
-  type Value,
-} from '../index.js';
-import type { RuleNode } from '../compiler/index.js';
+import { moduleToJSON, parseModule, parseQuery, type Module, type RegoVersion } from '../lang/index.js';
+import { compile, type CompiledPolicy, type RuleNode } from '../compiler/index.js';
+import type { QueryPlan } from '../eval/query.js';
+import { BufferTracer } from '../eval/explain.js';
+import '../eval/builtins/index.js';
+import type { Value } from '../value/index.js';
 import { Store, type CommitEvent, type Snapshot, type WriteTxn } from '../storage/index.js';
-import {
-  EngineError,
-  type CompileRequest,
-  type CompileResult,
-  type Engine,
-  type EvalOptions,
-  type EvalResult,
-  type ModuleChanges,
-  type PolicyModule,
-  type PolicyWriteOptions,
-  type QueryResult,
-  type WriteResult,
-} from './engine.js';
-import { refText } from './params.js';
+import { EngineError, toEngineError } from './errors.js';
+import { planQuery, PlanCache } from './queries.js';
+import { refText } from '../lang/index.js';
+import { runPlan } from './run.js';
+import type {
+  CompileRequest,
+  CompileResult,
+  Engine,
+  EvalOptions,
+  EvalResult,
+  ModuleChanges,
+  PolicyModule,
+  PolicyWriteOptions,
+  EngineQueryResult,
+  WriteResult,
+} from './types.js';
 
 export interface RegolithEngineOptions {
   store?: Store;
@@ -59,14 +49,6 @@ interface PolicyState {
   compiled: CompiledPolicy;
 }
 
-const PLAN_CACHE_MAX = 1000;
-
-function toEngineError(e: unknown): unknown {
-  if (e instanceof RegoParseError) return new EngineError('parse', e.message, e.errors);
-  if (e instanceof RegoCompileError) return new EngineError('compile', e.message, e.errors);
-  if (e instanceof RegoEvalError) return new EngineError('eval', e.message, [e.toJSON()]);
-  return e;
-}
 
 function hasOwnRules(n: RuleNode): boolean {
   return n.complete.length + n.sets.length + n.general.length + n.funcs.length > 0 || n.default !== undefined;
@@ -77,7 +59,7 @@ export class RegolithEngine implements Engine {
   private readonly regoVersion: RegoVersion;
   private readonly opts: RegolithEngineOptions;
   private state: PolicyState;
-  private plans = new Map<string, QueryPlan>();
+  private readonly plans = new PlanCache();
   /** Plans by ref array, for refs that cannot change (frozen); dropped with `plans`. */
   private refPlans = new WeakMap<Value[], QueryPlan>();
   private virtualPaths: string[][] | undefined;
@@ -95,9 +77,9 @@ export class RegolithEngine implements Engine {
     this.store.onCommit((event, snap) => this.onCommit(event, snap));
   }
 
-  private parse(id: string, raw: string): Module {
+  private parse(id: string, raw: string, regoVersion = this.regoVersion): Module {
     try {
-      return parseModule(raw, { filename: id, regoVersion: this.regoVersion });
+      return parseModule(raw, { filename: id, regoVersion });
     } catch (e) {
       throw toEngineError(e);
     }
@@ -130,7 +112,7 @@ export class RegolithEngine implements Engine {
       next = this.fromSnapshot(snap);
     }
     this.state = next;
-    this.plans = new Map();
+    this.plans.clear();
     this.refPlans = new WeakMap();
     this.virtualPaths = undefined;
   }
@@ -200,7 +182,7 @@ export class RegolithEngine implements Engine {
 
   installModules(changes: ModuleChanges, txn: WriteTxn): void {
     const remove = new Set(changes.remove ?? []);
-    const upsert = (changes.upsert ?? []).map((m) => ({ ...m, module: m.parsed ?? this.parse(m.id, m.raw) }));
+    const upsert = (changes.upsert ?? []).map((m) => ({ ...m, module: m.parsed ?? this.parse(m.id, m.raw, m.regoVersion) }));
     const modules = new Map<string, Module>();
     const present = new Set<string>();
     for (const rec of txn.listPolicies()) {
@@ -240,26 +222,12 @@ export class RegolithEngine implements Engine {
     const cached = this.plans.get(key);
     if (metrics) metrics['counter_server_query_cache_hit'] = cached ? 1 : 0;
     if (cached) return cached;
-    const t0 = process.hrtime.bigint();
-    let body: Body;
-    try {
-      body = parseQuery(text, { regoVersion: this.regoVersion });
-    } catch (e) {
-      throw toEngineError(e);
-    }
-    const t1 = process.hrtime.bigint();
     let plan: QueryPlan;
     try {
-      const policy = this.state.compiled;
-      plan = new QueryPlan(policy, policy.compileQuery(body), body);
+      plan = planQuery(this.state.compiled, text, this.regoVersion, metrics);
     } catch (e) {
       throw toEngineError(e);
     }
-    if (metrics) {
-      metrics['timer_rego_query_parse_ns'] = Number(t1 - t0);
-      metrics['timer_rego_query_compile_ns'] = Number(process.hrtime.bigint() - t1);
-    }
-    if (this.plans.size >= PLAN_CACHE_MAX) this.plans.clear();
     this.plans.set(key, plan);
     return plan;
   }
@@ -270,27 +238,27 @@ export class RegolithEngine implements Engine {
    */
   private run(plan: QueryPlan, opts: EvalOptions, metrics?: Record<string, number>): RunOutput | Promise<RunOutput> {
     const tracer = opts.explain ? new BufferTracer(opts.explain) : undefined;
-    const run = {
-      input: opts.input,
-      data: (opts.snapshot ?? this.store.snapshot()).data,
-      strict: opts.strictBuiltinErrors ?? false,
-      tracer,
-      print: this.opts.print,
-      deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
-      // Shared by the synchronous try and the I/O re-run, so both see the same answers.
-      ndCache: opts.ndBuiltinCache,
-    };
     const t0 = metrics ? process.hrtime.bigint() : 0n;
     const done = (results: QueryResults): RunOutput => {
       if (metrics) metrics['timer_rego_query_eval_ns'] = Number(process.hrtime.bigint() - t0);
       return { results, explanation: tracer ? explanationOf(tracer, opts.pretty ?? false) : undefined };
     };
+    let out: QueryResults | Promise<QueryResults>;
     try {
-      return done(plan.run(run));
+      out = runPlan(plan, {
+        input: opts.input,
+        data: (opts.snapshot ?? this.store.snapshot()).data,
+        strict: opts.strictBuiltinErrors ?? false,
+        tracer,
+        print: this.opts.print,
+        deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
+        ndCache: opts.ndBuiltinCache,
+      });
     } catch (e) {
-      if (!(e instanceof IOPending)) throw toEngineError(e);
+      throw toEngineError(e);
     }
-    return plan.runAsync(run).then(done, (e: unknown) => {
+    if (!(out instanceof Promise)) return done(out);
+    return out.then(done, (e: unknown) => {
       throw toEngineError(e);
     });
   }
@@ -314,7 +282,7 @@ export class RegolithEngine implements Engine {
     return out instanceof Promise ? out.then((o) => evalResult(o, metrics)) : evalResult(out, metrics);
   }
 
-  async query(query: string, opts: EvalOptions): Promise<QueryResult> {
+  async query(query: string, opts: EvalOptions): Promise<EngineQueryResult> {
     const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
     const plan = this.plan('q:' + query, query, metrics);
     const { results, explanation } = await this.run(plan, opts, metrics);

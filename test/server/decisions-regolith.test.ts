@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pino from 'pino';
 import { startServer, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { req } from './helpers.js';
 
 let s: RunningServer;

@@ -1,50 +1,16 @@
-// What the HTTP server needs from the policy engine. The server never parses or
-// evaluates Rego itself: it speaks HTTP, reads and writes base documents through the
-// Store, and asks an Engine for everything that depends on Rego semantics.
-// engine-regolith.ts adapts the library API (src/index.ts) to this interface.
+// What the HTTP server (and the bundle plugin) need from the policy engine. They never
+// parse or evaluate Rego themselves: they speak HTTP, read and write base documents
+// through the Store, and ask an Engine for everything that depends on Rego semantics.
+// store-engine.ts is the implementation over the document store.
 
 import type { Value } from '../value/index.js';
-import type { Module } from '../index.js';
+import type { Module, RegoVersion } from '../lang/index.js';
 import type { Snapshot, Store, WriteTxn } from '../storage/index.js';
 
-export interface ErrorLocation {
-  file: string;
-  row: number;
-  col: number;
-}
+export { EngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
 
-/** A parse, compile or evaluation error as OPA reports it in `errors[]`. */
-export interface AstError {
-  code: string;
-  message: string;
-  location?: ErrorLocation;
-  details?: unknown;
-}
-
-export type EngineErrorKind =
-  /** The text could not be parsed (module or query). */
-  | 'parse'
-  /** Parsed, but compiling failed (including: other modules depend on a deleted one). */
-  | 'compile'
-  /** Evaluation failed (conflicts, built-in errors under strict mode, limits...). */
-  | 'eval'
-  /** The request itself is unusable (e.g. an empty module). */
-  | 'bad_request'
-  /** The engine does not implement this yet (e.g. partial evaluation). */
-  | 'unimplemented';
-
-export class EngineError extends Error {
-  readonly kind: EngineErrorKind;
-  readonly errors: AstError[];
-  constructor(kind: EngineErrorKind, message: string, errors: AstError[] = []) {
-    super(message);
-    this.name = 'EngineError';
-    this.kind = kind;
-    this.errors = errors;
-  }
-}
-
-export type ExplainMode = 'notes' | 'fails' | 'full' | 'debug';
+export type { ExplainMode } from '../eval/explain.js';
+import type { ExplainMode } from '../eval/explain.js';
 
 export interface EvalOptions {
   /** The input document; undefined means "no input" (not null). */
@@ -73,7 +39,7 @@ export interface EvalResult {
   explanation?: Value;
 }
 
-export interface QueryResult {
+export interface EngineQueryResult {
   /** One object of variable bindings per solution (wildcards excluded). */
   result: Record<string, Value>[];
   metrics?: Record<string, number>;
@@ -121,6 +87,8 @@ export interface ModuleInstall {
   id: string;
   raw: string;
   parsed?: Module;
+  /** The syntax to parse `raw` with when not parsed (default: the engine's). */
+  regoVersion?: RegoVersion;
 }
 
 export interface ModuleChanges {
@@ -166,7 +134,7 @@ export interface Engine {
    */
   evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult>;
   /** Runs an ad-hoc query (Rego body text). Throws EngineError('parse' | 'compile' | 'eval'). */
-  query(query: string, opts: EvalOptions): Promise<QueryResult>;
+  query(query: string, opts: EvalOptions): Promise<EngineQueryResult>;
   /** Checks that a query parses; throws EngineError('parse'). */
   validateQuery(query: string): void;
   /** Partial evaluation for POST /v1/compile; may throw EngineError('unimplemented'). */

@@ -2,8 +2,8 @@
 // compiled once, live with the commit; a compile failure aborts the whole transaction.
 
 import { describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../src/server/engine-regolith.js';
-import { EngineError } from '../../src/server/engine.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
+import { EngineError } from '../../src/engine/types.js';
 import { parseModule } from '../../src/index.js';
 
 const decide = async (e: RegolithEngine, ...ref: string[]) => (await e.evaluate(ref, {})).result;

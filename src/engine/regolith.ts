@@ -1,12 +1,14 @@
 // The library API: load modules and data, prepare a query once, evaluate it many times.
 // Values go in and come out as plain JS (an input from JSON.parse is used as is).
 
-import { parseModule, parseQuery, type Body, type Module, type RegoVersion } from '../lang/index.js';
+import { IDENTIFIER, parseModule, type Body, type Module, type RegoVersion } from '../lang/index.js';
 import { compile, type CompiledPolicy } from '../compiler/index.js';
-import { QueryPlan, IOPending, type RawResult, type RunOptions } from './query.js';
+import { IOPending, type QueryPlan, type RawResult, type RunOptions } from '../eval/query.js';
 import { toJS, type Value } from '../value/index.js';
-import './builtins/index.js';
-import type { Tracer } from './explain.js';
+import '../eval/builtins/index.js';
+import type { Tracer } from '../eval/explain.js';
+import { planQuery } from './queries.js';
+import { runPlan } from './run.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -94,6 +96,11 @@ export class PreparedQuery {
   async evaluateAsync(o: EvaluateOptions = {}): Promise<QueryResult[]> {
     return toResults(await this.plan.runAsync(this.opts(o)));
   }
+
+  /** Rego values; synchronous unless a built-in waits on I/O (then a promise). */
+  evaluateRawMaybeAsync(o: EvaluateOptions = {}): RawResult[] | Promise<RawResult[]> {
+    return runPlan(this.plan, this.opts(o));
+  }
 }
 
 export class Regolith {
@@ -145,19 +152,10 @@ export class Regolith {
 
   /** Prepares a query (e.g. "data.authz.allow" or "x := data.a[_]") for repeated evaluation. */
   prepare(query: string | Body, metrics?: Record<string, number>): PreparedQuery {
-    const t0 = process.hrtime.bigint();
+    const t0 = metrics ? process.hrtime.bigint() : 0n;
     const policy = this.compile();
-    const t1 = process.hrtime.bigint();
-    const body = typeof query === 'string' ? parseQuery(query, { regoVersion: this.options.regoVersion ?? 'v1' }) : query;
-    const t2 = process.hrtime.bigint();
-    const cq = policy.compileQuery(body);
-    const pq = new PreparedQuery(new QueryPlan(policy, cq, body), this);
-    if (metrics) {
-      metrics['timer_rego_module_compile_ns'] = Number(t1 - t0);
-      metrics['timer_rego_query_parse_ns'] = Number(t2 - t1);
-      metrics['timer_rego_query_compile_ns'] = Number(process.hrtime.bigint() - t2);
-    }
-    return pq;
+    if (metrics) metrics['timer_rego_module_compile_ns'] = Number(process.hrtime.bigint() - t0);
+    return new PreparedQuery(planQuery(policy, query, this.options.regoVersion ?? 'v1', metrics), this);
   }
 
   /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */
@@ -176,7 +174,7 @@ function slashPathRef(path: string): string {
   let ref = 'data';
   for (const seg of path.split('/')) {
     if (seg === '') continue;
-    ref += /^[A-Za-z_][A-Za-z0-9_]*$/.test(seg) ? '.' + seg : '[' + JSON.stringify(seg) + ']';
+    ref += IDENTIFIER.test(seg) ? '.' + seg : '[' + JSON.stringify(seg) + ']';
   }
   return ref;
 }

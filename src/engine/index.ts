@@ -1,0 +1,33 @@
+// The engine facade: everything the floors above (server, plugins, bundle, health, CLI)
+// and library users need from the language, compiler and evaluator, in one place. Upper
+// floors import from src/engine (this file, or syntax.ts when they only parse and print
+// Rego), from src/value and from src/storage; never from lang, compiler or eval.
+
+export * from './syntax.js';
+export * from '../value/index.js';
+export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery, type CompileOptions } from '../compiler/index.js';
+export { RegoEvalError } from '../eval/errors.js';
+export { ndBuiltinCacheValue } from '../eval/builtins/nd-cache.js';
+export { capabilitiesBuiltins } from '../eval/builtins/registry.js';
+export { QueryPlan, IOPending, type RawResult, type RunOptions } from '../eval/query.js';
+export { BufferTracer, type Tracer, type ExplainMode } from '../eval/explain.js';
+export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from '../eval/trace/coverage.js';
+export type { TraceEvent } from '../eval/trace/events.js';
+export { Regolith, PreparedQuery, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult } from './regolith.js';
+export { RegolithEngine, type RegolithEngineOptions } from './store-engine.js';
+export { EngineError, toEngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
+export { planQuery, PlanCache } from './queries.js';
+export { runPlan } from './run.js';
+export type {
+  Engine,
+  EvalOptions,
+  EvalResult,
+  EngineQueryResult,
+  CompileRequest,
+  CompileResult,
+  PolicyModule,
+  WriteResult,
+  PolicyWriteOptions,
+  ModuleInstall,
+  ModuleChanges,
+} from './types.js';
