@@ -2,7 +2,7 @@
 // policy needs no I/O and on the async path otherwise (http.send and friends), with the
 // timing metrics `opa eval --metrics` reports.
 
-import { IOPending, QueryPlan, parseQuery, type RawResult, type RegoVersion, type Tracer, type Value } from '../engine/index.js';
+import { planQuery, runPlan, type QueryPlan, type RawResult, type RegoVersion, type Tracer, type Value } from '../engine/index.js';
 import { CommandErrors, toErrorDetails, type PolicySet } from './policy-set.js';
 
 export interface PreparedRun {
@@ -18,14 +18,7 @@ function ns(from: bigint): number {
 export function prepareQuery(set: PolicySet, query: string, regoVersion: RegoVersion): PreparedRun {
   const metrics: Record<string, number> = {};
   try {
-    const t0 = process.hrtime.bigint();
-    const body = parseQuery(query, { regoVersion });
-    metrics.timer_rego_query_parse_ns = ns(t0);
-    const t1 = process.hrtime.bigint();
-    const policy = set.regolith.compile();
-    const plan = new QueryPlan(policy, policy.compileQuery(body), body);
-    metrics.timer_rego_query_compile_ns = ns(t1);
-    return { plan, metrics };
+    return { plan: planQuery(set.regolith.compile(), query, regoVersion, metrics), metrics };
   } catch (e) {
     throw new CommandErrors(toErrorDetails(e));
   }
@@ -52,12 +45,7 @@ export async function runPrepared(p: PreparedRun, o: RunQueryOptions): Promise<R
   };
   const t0 = process.hrtime.bigint();
   try {
-    try {
-      return p.plan.run(run);
-    } catch (e) {
-      if (!(e instanceof IOPending)) throw e;
-      return await p.plan.runAsync(run);
-    }
+    return await runPlan(p.plan, run);
   } catch (e) {
     throw new CommandErrors(toErrorDetails(e));
   } finally {

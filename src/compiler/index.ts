@@ -3,7 +3,7 @@
 
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
 import { getBuiltin } from '../eval/builtins/registry.js';
-import { compileError, RegoCompileError } from './errors.js';
+import { RegoCompileError } from './errors.js';
 import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
 import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
 import { checkHead, nestedTerm, reorderDeep } from './rewrite.js';

@@ -63,7 +63,7 @@ export class PluginManager {
   private readonly log: PluginLogger;
   private started = false;
 
-  constructor(private readonly opts: PluginManagerOptions) {
+  constructor(opts: PluginManagerOptions) {
     const { config } = opts;
     const timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;

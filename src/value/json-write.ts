@@ -5,7 +5,6 @@
 import { BigNum, numberText } from './number.js';
 import { RSet } from './set.js';
 import { RObject, isPlainObject, newPlainObject, sortedKeys } from './object.js';
-import { toRegoString } from './print.js';
 import type { PlainObject, Value } from './types.js';
 
 /** Plain JS data for library callers. A BigNum becomes the nearest double (or its text when it has none). */

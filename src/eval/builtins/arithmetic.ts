@@ -10,7 +10,6 @@ import {
   RSet,
   isNumber,
   toBigInt,
-  toJSONText,
   typeName,
   type RNumber,
   type Value,
@@ -32,7 +31,7 @@ import {
 } from './arithmetic-bigfloat.js';
 import { T } from './decl.js';
 import { builtinError, operandError, BuiltinError } from './errors.js';
-import { registerBuiltins, type BuiltinContext } from './registry.js';
+import { registerBuiltins } from './registry.js';
 
 function num(v: Value, pos: number): RNumber {
   if (typeof v === 'number' || v instanceof BigNum) return v;

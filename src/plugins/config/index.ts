@@ -7,7 +7,6 @@ import type { Config } from './types.js';
 export * from './types.js';
 export { loadConfigDocument, parseConfigText, substituteEnv, applySet, typedValue, type LoadConfigOptions } from './load.js';
 export { validateConfig } from './validate.js';
-export { redactConfig } from '../../server/redact.js';
 
 /** Reads and validates the configuration; throws ConfigError naming the bad key. */
 export function loadConfig(opts: LoadConfigOptions): Config {

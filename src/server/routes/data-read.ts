@@ -11,7 +11,7 @@ import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
-import { badRequest, errorReply, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
+import { badRequest, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
@@ -213,15 +213,6 @@ class Decision {
       ...outcome,
       ndCache: this.ndCache,
     });
-  }
-}
-
-/** dataRead with errors in OPA's shape, as a Reply (for the fast path). */
-export async function dataReadReply(ctx: ServerContext, r: DataReadRequest): Promise<Reply> {
-  try {
-    return await dataRead(ctx, r);
-  } catch (e) {
-    return errorReply(toHttpError(e, 'data'));
   }
 }
 

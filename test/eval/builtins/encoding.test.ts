@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, callError, obj } from './fake-context.js';
-import { RSet, newPlainObject, type Value } from '../../../src/value/index.js';
-import { BuiltinError } from '../../../src/eval/builtins/errors.js';
+import { RSet } from '../../../src/value/index.js';
 
 const err = callError;
 

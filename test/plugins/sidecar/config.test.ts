@@ -4,7 +4,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ConfigError, applySet, loadConfig, redactConfig, validateConfig } from '../../../src/plugins/config/index.js';
+import { ConfigError, applySet, loadConfig, validateConfig } from '../../../src/plugins/config/index.js';
+import { redactConfig } from '../../../src/server/redact.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'regolith-config-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
