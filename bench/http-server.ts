@@ -14,7 +14,7 @@ import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { startServer } from '../src/server/index.js';
-import { RegolithEngine } from '../src/server/engine-regolith.js';
+import { RegolithEngine } from '../src/engine/store-engine.js';
 
 const mode = process.argv[2];
 

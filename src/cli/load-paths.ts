@@ -14,9 +14,9 @@ import {
   readBundle,
   regoVersionForFile,
   type VerificationConfig,
-} from '../plugins/bundle/index.js';
-import { insertData } from '../plugins/bundle/data-tree.js';
-import { globMatch } from '../plugins/bundle/verify.js';
+} from '../bundle/index.js';
+import { insertData } from '../bundle/data-tree.js';
+import { globMatch } from '../bundle/verify.js';
 
 export interface LoadedModule {
   /** The file name errors and coverage report (the path as given, or inside a bundle). */

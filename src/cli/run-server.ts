@@ -9,7 +9,7 @@ import { startServer, type RunningServer } from '../server/index.js';
 import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
 import type { Module, RegoVersion } from '../engine/index.js';
-import type { VerificationConfig } from '../plugins/bundle/index.js';
+import type { VerificationConfig } from '../bundle/index.js';
 import { CLIError } from './io.js';
 import { loadPaths, type Loaded } from './load-paths.js';
 import { buildPolicySet, CommandErrors, toErrorDetails } from './policy-set.js';

@@ -4,7 +4,7 @@
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import type { Command } from 'commander';
-import type { VerificationConfig } from '../plugins/bundle/index.js';
+import type { VerificationConfig } from '../bundle/index.js';
 import { collectList } from './options.js';
 
 export interface VerificationFlags {

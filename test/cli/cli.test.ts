@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { readBundleFromBytes, readTarballEntries } from '../../src/plugins/bundle/index.js';
-import { POLICY, rsaKeys, tempDir, writeTree } from '../plugins/bundle/helpers.js';
+import { readBundleFromBytes, readTarballEntries } from '../../src/bundle/index.js';
+import { POLICY, rsaKeys, tempDir, writeTree } from '../bundle/helpers.js';
 import { ROOT, ensureBuilt, regolith } from './helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);

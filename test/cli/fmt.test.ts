@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeTree } from '../plugins/bundle/helpers.js';
+import { writeTree } from '../bundle/helpers.js';
 import { ensureBuilt, regolith } from './helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);

@@ -14,7 +14,7 @@ import {
   type Bundle,
   type SigningConfig,
   type VerificationConfig,
-} from '../../plugins/bundle/index.js';
+} from '../../bundle/index.js';
 import { prettyErrors } from '../rego-errors.js';
 import { CLIError, examples } from '../io.js';
 import { collectList } from '../options.js';

@@ -3,7 +3,7 @@
 
 import { statSync } from 'node:fs';
 import type { Command } from 'commander';
-import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../plugins/bundle/index.js';
+import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../bundle/index.js';
 import { CLIError, bold, examples, out } from '../io.js';
 import { renderTable, truncate } from '../table.js';
 

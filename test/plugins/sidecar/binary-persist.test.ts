@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readBundleFromBytes } from '../../../src/plugins/bundle/index.js';
+import { readBundleFromBytes } from '../../../src/bundle/index.js';
 import { ensureBuilt } from '../../cli/helpers.js';
 import { archive, httpServer, waitFor, type TestHTTPServer } from './helpers.js';
 import { startRun, type RunProcess } from './run-process.js';

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { packEntries, readTarballEntries } from '../../../src/plugins/bundle/index.js';
+import { packEntries, readTarballEntries } from '../../../src/bundle/index.js';
 import { ensureBuilt, regolith } from '../../cli/helpers.js';
 import { httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from './helpers.js';
 import { startRun, type RunProcess } from './run-process.js';

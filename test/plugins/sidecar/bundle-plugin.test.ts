@@ -7,11 +7,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
-import { StoreActivator } from '../../../src/plugins/bundles/activate.js';
-import { BundlePlugin } from '../../../src/plugins/bundles/plugin.js';
-import { BundlePersistence } from '../../../src/plugins/bundles/persist.js';
+import { StoreActivator } from '../../../src/plugins/bundle/activate.js';
+import { BundlePlugin } from '../../../src/plugins/bundle/plugin.js';
+import { BundlePersistence } from '../../../src/plugins/bundle/persist.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { packEntries } from '../../../src/plugins/bundle/index.js';
+import { packEntries } from '../../../src/bundle/index.js';
 import { archive, fastTiming, httpServer, waitFor, type TestHTTPServer } from './helpers.js';
 
 const POLICY = (v: string) => `package authz\nallow if input.user == "${v}"\n`;
@@ -218,7 +218,7 @@ describe('bundle plugin', () => {
 
     // Same signatures, one policy file changed: the digest no longer matches.
     const tampered = await archive({ revision: 'signed', roots: ['authz'], modules: { 'authz/p.rego': POLICY('mallory') } });
-    const { readTarballEntries } = await import('../../../src/plugins/bundle/index.js');
+    const { readTarballEntries } = await import('../../../src/bundle/index.js');
     const sigs = (await readTarballEntries(signed)).find((e) => e.path === '.signatures.json')!;
     const entries = (await readTarballEntries(tampered)).map((e) => ({ path: e.path, bytes: e.bytes }));
     files['/bundles/authz.tar.gz'] = { body: packEntries([...entries, { path: '.signatures.json', bytes: sigs.bytes }]), etag: '"2"' };

@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { newPlainObject, type PlainObject } from '../../../src/value/index.js';
-import { writeBundle, type Bundle, type SigningConfig } from '../../../src/plugins/bundle/index.js';
+import { writeBundle, type Bundle, type SigningConfig } from '../../../src/bundle/index.js';
 import type { Timing } from '../../../src/plugins/timing.js';
 
 export interface Recorded {

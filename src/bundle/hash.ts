@@ -8,7 +8,7 @@
 import { createHash } from 'node:crypto';
 import { posix } from 'node:path';
 import yaml from 'js-yaml';
-import { parseJSONText, type JSONTree } from '../../value/index.js';
+import { parseJSONText, type JSONTree } from '../value/index.js';
 
 /** Hash algorithm names as they appear in `.signatures.json`, mapped to node:crypto's. */
 const ALGORITHMS: Record<string, string> = {

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { packEntries, readDirectoryEntries } from '../bundle/index.js';
+import { packEntries, readDirectoryEntries } from '../../bundle/index.js';
 import type { BundleSourceConfig } from '../config/types.js';
 import { jitteredDelayMs, sleep, type Timing } from '../timing.js';
 import type { DownloadResult } from './download.js';

@@ -4,10 +4,10 @@
 
 import { posix } from 'node:path';
 import yaml from 'js-yaml';
-import { newPlainObject, parseNumber, type PlainObject, type Value } from '../../value/index.js';
+import { newPlainObject, parseNumber, type PlainObject, type Value } from '../value/index.js';
 import { dataKeyOf, insertData, walkData } from './data-tree.js';
 import type { BundleEntry } from './files.js';
-import { JSONParseError, parseJSONText } from '../../value/index.js';
+import { JSONParseError, parseJSONText } from '../value/index.js';
 import { decodeManifest, manifestRoots } from './manifest.js';
 import { packagePathOf } from './package-path.js';
 import { formatRoots, normalizeRoot, rootPathsContain, rootPathsOverlap } from './roots.js';

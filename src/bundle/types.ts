@@ -1,7 +1,7 @@
 // The shapes of OPA's bundle format: the manifest, module files, signatures and the
 // key configuration used to verify or produce them (field names as in OPA's config).
 
-import type { Value } from '../../value/index.js';
+import type { Value } from '../value/index.js';
 
 export interface WasmResolver {
   entrypoint?: string;

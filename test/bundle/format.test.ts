@@ -10,8 +10,8 @@ import {
   readBundleFromBytes,
   regoVersionForFile,
   writeBundle,
-} from '../../../src/plugins/bundle/index.js';
-import { BigNum } from '../../../src/value/index.js';
+} from '../../src/bundle/index.js';
+import { BigNum } from '../../src/value/index.js';
 import { POLICY, tempDir, writeTree } from './helpers.js';
 
 describe('reading bundles', () => {

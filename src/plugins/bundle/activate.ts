@@ -8,7 +8,7 @@
 import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { Engine, ModuleInstall } from '../../engine/index.js';
 import { isStorageError, type Store, type WriteTxn } from '../../storage/index.js';
-import { regoVersionForFile, rootPathsOverlap, type Bundle, type Manifest } from '../bundle/index.js';
+import { regoVersionForFile, rootPathsOverlap, type Bundle, type Manifest } from '../../bundle/index.js';
 
 /** What the bundle plugin needs from the engine: atomic install and removal of a bundle. */
 export interface BundleActivator {

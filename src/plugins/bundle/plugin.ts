@@ -3,7 +3,7 @@
 // that fails anywhere never replaces the active one; the failure is recorded in its status.
 // The plugin is NOT_READY until every configured bundle has been activated once.
 
-import { readBundleFromBytes, type Bundle, type KeyConfig, type VerificationConfig } from '../bundle/index.js';
+import { readBundleFromBytes, type Bundle, type KeyConfig, type VerificationConfig } from '../../bundle/index.js';
 import type { BundleSourceConfig, Config } from '../config/types.js';
 import type { ServiceClient } from '../services/client.js';
 import { REAL_TIMING, type Timing } from '../timing.js';

@@ -1,7 +1,7 @@
 // Mounting data files into one `data` document: a file at a/b/data.json becomes
 // data.a.b. Objects merge recursively; any other collision is a conflict, as in OPA.
 
-import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { BundleError } from './types.js';
 
 /** Directory segments under which a data file at `path` (slash-separated) is mounted. */

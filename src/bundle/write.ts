@@ -4,7 +4,7 @@
 
 import { gzipSync } from 'node:zlib';
 import { Header, Pax } from 'tar';
-import { toJSONText } from '../../value/index.js';
+import { toJSONText } from '../value/index.js';
 import type { BundleEntry } from './files.js';
 import { manifestIsEmpty, manifestText } from './manifest.js';
 import { SIGNATURES_FILE, signBundleEntries, signaturesFileText } from './sign.js';

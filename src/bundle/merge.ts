@@ -1,7 +1,7 @@
 // Combining several bundles into one, as `opa build -b a b` does: roots are pooled
 // and must not overlap, each bundle contributes its data under its own roots.
 
-import { newPlainObject, isPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import { newPlainObject, isPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { insertData } from './data-tree.js';
 import { manifestRoots } from './manifest.js';
 import { validateBundle } from './load.js';

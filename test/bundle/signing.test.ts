@@ -13,7 +13,7 @@ import {
   packEntries,
   writeBundle,
   type VerificationConfig,
-} from '../../../src/plugins/bundle/index.js';
+} from '../../src/bundle/index.js';
 import { POLICY, ecKeys, rsaKeys, tempDir, writeTree } from './helpers.js';
 
 const rsa = rsaKeys();

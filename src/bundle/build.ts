@@ -5,7 +5,7 @@
 
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, join, posix } from 'node:path';
-import { newPlainObject } from '../../value/index.js';
+import { newPlainObject } from '../value/index.js';
 import { dataKeyOf, insertData } from './data-tree.js';
 import { normalizeEntryPath, readDirectoryEntries, readTarballEntries, type BundleEntry } from './files.js';
 import { loadBundle, parseDataJSON, parseDataYAML, validateBundle } from './load.js';
