@@ -7,8 +7,8 @@
 // calls that can never succeed are rejected.
 
 import type { RegoErrorDetail, Term } from '../lang/ast.js';
-import type { TypeDecl } from '../eval/builtins/decl.js';
-import { getBuiltin } from '../eval/builtins/registry.js';
+import type { TypeDecl } from './builtins/types.js';
+import { getDeclaration } from './builtins/index.js';
 import { typeError } from './errors.js';
 import { refName } from './terms.js';
 import type { CompiledRule } from './tree.js';
@@ -122,7 +122,7 @@ export function checkConstantArgs(rule: CompiledRule, errors: RegoErrorDetail[])
     call(op: Term, args: Term[], at: { location?: Term['location'] }) {
       const name = refName(op);
       if (!name || name.startsWith('data.')) return;
-      const b = getBuiltin(name);
+      const b = getDeclaration(name);
       const want = b?.decl.args;
       if (!b || !want || b.decl.variadic) return;
       const inputs = args.slice(0, want.length);

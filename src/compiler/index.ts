@@ -2,7 +2,7 @@
 // rules). Bodies are turned into closures by the evaluator (src/eval/plan), once per rule.
 
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
-import { getBuiltin } from '../eval/builtins/registry.js';
+import { getDeclaration } from './builtins/index.js';
 import { RegoCompileError } from './errors.js';
 import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
 import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
@@ -96,7 +96,7 @@ export function arityOf(root: RuleNode, op: Term): number | undefined {
   }
   const name = refName(op);
   if (!name) return undefined;
-  const b = getBuiltin(name);
+  const b = getDeclaration(name);
   if (!b || b.decl.variadic) return undefined;
   return b.decl.args?.length ?? 0;
 }

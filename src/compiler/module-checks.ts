@@ -4,7 +4,7 @@
 // everywhere in strict mode). Messages are OPA's, so users can search them.
 
 import type { Body, Import, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
-import { getBuiltin } from '../eval/builtins/registry.js';
+import { getDeclaration } from './builtins/index.js';
 import { compileError } from './errors.js';
 import { ruleLocals } from './resolve.js';
 import { refName } from './terms.js';
@@ -77,7 +77,7 @@ export function checkDeprecatedBuiltins(m: Module): RegoErrorDetail[] {
   const visit = {
     call(op: Term, _args: Term[], at: { location?: Term['location'] }) {
       const name = refName(op);
-      if (name && getBuiltin(name)?.deprecated)
+      if (name && getDeclaration(name)?.deprecated)
         errors.push(compileError('rego_type_error', `deprecated built-in function calls in expression: ${name}`, 'type' in at ? op.location : at.location));
     },
   };

@@ -8,7 +8,7 @@ export * from '../value/index.js';
 export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery, type CompileOptions } from '../compiler/index.js';
 export { RegoEvalError } from '../eval/errors.js';
 export { ndBuiltinCacheValue } from '../eval/builtins/nd-cache.js';
-export { capabilitiesBuiltins } from '../eval/builtins/registry.js';
+export { capabilitiesBuiltins } from '../compiler/builtins/index.js';
 export { QueryPlan, IOPending, type RawResult, type RunOptions } from '../eval/query.js';
 export { BufferTracer, type Tracer, type ExplainMode } from '../eval/explain.js';
 export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from '../eval/trace/coverage.js';

@@ -8,7 +8,7 @@ import type { Term } from '../lang/ast.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { refName } from '../compiler/terms.js';
 import type { EvalCtx } from './context.js';
-import { lookup } from './collections.js';
+import { lookup } from '../value/collections.js';
 import { constValue, valueKey } from './plan/terms.js';
 import type { Value } from '../value/index.js';
 

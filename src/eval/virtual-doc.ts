@@ -5,7 +5,7 @@ import type { RuleNode } from '../compiler/tree.js';
 import { EvalCtx, UNDEF, type OverrideNode } from './context.js';
 import { conflict } from './errors.js';
 import { equal, isObject, isPlainObject, makeObject, newPlainObject, objectEntries, RSet, type Value } from '../value/index.js';
-import { lookup, markInsertionOrdered } from './collections.js';
+import { lookup, markInsertionOrdered } from '../value/collections.js';
 import { evalComplete, evalSet, generalSolutions } from './rules.js';
 import { valueKey } from './plan/terms.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lookup } from '../../src/eval/collections.js';
+import { lookup } from '../../src/value/collections.js';
 import {
   BigNum,
   RObject,

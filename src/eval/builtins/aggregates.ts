@@ -2,7 +2,6 @@
 
 import { BigNum, RSet, compare, isPlainObject, objectSize, toBigInt, typeName, RObject, type RNumber, type Value } from '../../value/index.js';
 import { DEFAULT_PREC, intToNumber, addFloat, floatToNumber, fromDecimal, fromNumber, mulFloat, type BigFloat } from './arithmetic-bigfloat.js';
-import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -138,20 +137,16 @@ function any(args: Value[]): Value {
   return false;
 }
 
-const COLL = T.anyOf(T.array(T.any), T.set(T.any));
-const NUMS = T.anyOf(T.array(T.number), T.set(T.number));
-
 registerBuiltins([
   {
     name: 'count',
-    decl: T.fn([T.anyOf(T.string, T.array(T.any), T.object(T.any, T.any), T.set(T.any))], T.number),
     fn: count,
   },
-  { name: 'sum', decl: T.fn([NUMS], T.number), fn: sum },
-  { name: 'product', decl: T.fn([NUMS], T.number), fn: product },
-  { name: 'max', decl: T.fn([COLL], T.any), fn: max },
-  { name: 'min', decl: T.fn([COLL], T.any), fn: min },
-  { name: 'sort', decl: T.fn([COLL], T.array(T.any)), fn: sort },
-  { name: 'all', decl: T.fn([COLL], T.boolean), fn: all, deprecated: true },
-  { name: 'any', decl: T.fn([COLL], T.boolean), fn: any, deprecated: true },
+  { name: 'sum', fn: sum },
+  { name: 'product', fn: product },
+  { name: 'max', fn: max },
+  { name: 'min', fn: min },
+  { name: 'sort', fn: sort },
+  { name: 'all', fn: all, },
+  { name: 'any', fn: any, },
 ]);

@@ -29,7 +29,6 @@ import {
   truncFloat,
   type BigFloat,
 } from './arithmetic-bigfloat.js';
-import { T } from './decl.js';
 import { builtinError, operandError, BuiltinError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -238,31 +237,24 @@ function randIntn(args: Value[]): Value {
   return intToNumber(r);
 }
 
-const NUM2 = T.fn([T.number, T.number], T.number);
-const NUM1 = T.fn([T.number], T.number);
-const NUM_OR_SET = T.anyOf(T.number, T.set(T.any));
-
 registerBuiltins([
-  { name: 'plus', infix: '+', decl: NUM2, fn: plus },
-  { name: 'minus', infix: '-', decl: T.fn([NUM_OR_SET, NUM_OR_SET], NUM_OR_SET), fn: minus },
-  { name: 'mul', infix: '*', decl: NUM2, fn: mul },
-  { name: 'div', infix: '/', decl: NUM2, fn: div },
-  { name: 'rem', infix: '%', decl: NUM2, fn: rem },
-  { name: 'abs', decl: NUM1, fn: abs },
-  { name: 'round', decl: NUM1, fn: roundNum },
-  { name: 'ceil', decl: NUM1, fn: ceilNum },
-  { name: 'floor', decl: NUM1, fn: floorNum },
-  { name: 'numbers.range', decl: T.fn([T.number, T.number], T.array(T.number)), fn: numbersRange },
+  { name: 'plus', fn: plus },
+  { name: 'minus', fn: minus },
+  { name: 'mul', fn: mul },
+  { name: 'div', fn: div },
+  { name: 'rem', fn: rem },
+  { name: 'abs', fn: abs },
+  { name: 'round', fn: roundNum },
+  { name: 'ceil', fn: ceilNum },
+  { name: 'floor', fn: floorNum },
+  { name: 'numbers.range', fn: numbersRange },
   {
     name: 'numbers.range_step',
-    decl: T.fn([T.number, T.number, T.number], T.array(T.number)),
     fn: numbersRangeStep,
   },
   {
     name: 'rand.intn',
-    decl: T.fn([T.string, T.number], T.number),
     fn: randIntn,
-    nondeterministic: true,
     impure: true,
   },
 ]);

@@ -2,7 +2,6 @@
 
 import type { Value } from '../../value/index.js';
 import { intOperand } from './arithmetic.js';
-import { T } from './decl.js';
 import { operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -50,11 +49,9 @@ function flatten(args: Value[]): Value {
   return out;
 }
 
-const ARR = T.array(T.any);
-
 registerBuiltins([
-  { name: 'array.concat', decl: T.fn([ARR, ARR], ARR), fn: concat },
-  { name: 'array.slice', decl: T.fn([ARR, T.number, T.number], ARR), fn: slice },
-  { name: 'array.reverse', decl: T.fn([ARR], ARR), fn: reverse },
-  { name: 'array.flatten', decl: T.fn([ARR], ARR), fn: flatten },
+  { name: 'array.concat', fn: concat },
+  { name: 'array.slice', fn: slice },
+  { name: 'array.reverse', fn: reverse },
+  { name: 'array.flatten', fn: flatten },
 ]);

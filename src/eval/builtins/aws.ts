@@ -3,7 +3,6 @@
 
 import crypto from 'node:crypto';
 import { registerBuiltins } from './registry.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { isNumber, isPlainObject, newPlainObject, toDecimal, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 
@@ -95,7 +94,6 @@ function signReq(args: Value[]): Value {
 registerBuiltins([
   {
     name: 'providers.aws.sign_req',
-    decl: T.fn([T.object(T.string, T.any), T.object(T.string, T.any), T.number], T.object(T.any, T.any)),
     fn: signReq,
   },
 ]);

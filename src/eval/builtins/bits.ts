@@ -3,11 +3,8 @@
 import type { Value } from '../../value/index.js';
 import { intToNumber } from './arithmetic-bigfloat.js';
 import { intOperand } from './arithmetic.js';
-import { T } from './decl.js';
 import { BuiltinError, builtinError } from './errors.js';
 import { registerBuiltins } from './registry.js';
-
-const NUM2 = T.fn([T.number, T.number], T.number);
 
 function int(v: Value, pos: number): bigint {
   // BigIntOperand: a non-number is reported as "must be integer".
@@ -25,13 +22,12 @@ function shiftAmount(v: Value): bigint {
 const MAX_LSH = 1n << 24n;
 
 registerBuiltins([
-  { name: 'bits.and', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) & int(a[1]!, 2)) },
-  { name: 'bits.or', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) | int(a[1]!, 2)) },
-  { name: 'bits.xor', decl: NUM2, fn: (a) => intToNumber(int(a[0]!, 1) ^ int(a[1]!, 2)) },
-  { name: 'bits.negate', decl: T.fn([T.number], T.number), fn: (a) => intToNumber(~int(a[0]!, 1)) },
+  { name: 'bits.and', fn: (a) => intToNumber(int(a[0]!, 1) & int(a[1]!, 2)) },
+  { name: 'bits.or', fn: (a) => intToNumber(int(a[0]!, 1) | int(a[1]!, 2)) },
+  { name: 'bits.xor', fn: (a) => intToNumber(int(a[0]!, 1) ^ int(a[1]!, 2)) },
+  { name: 'bits.negate', fn: (a) => intToNumber(~int(a[0]!, 1)) },
   {
     name: 'bits.lsh',
-    decl: NUM2,
     fn: (a) => {
       const x = int(a[0]!, 1);
       const s = shiftAmount(a[1]!);
@@ -42,7 +38,6 @@ registerBuiltins([
   },
   {
     name: 'bits.rsh',
-    decl: NUM2,
     fn: (a) => {
       const x = int(a[0]!, 1);
       const s = shiftAmount(a[1]!);

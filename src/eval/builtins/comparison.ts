@@ -2,10 +2,7 @@
 // Each returns a boolean (false too), as OPA's do; the evaluator treats false as failure.
 
 import { compare, equal, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { registerBuiltins } from './registry.js';
-
-const CMP = T.fn([T.any, T.any], T.boolean);
 
 // Numbers and strings are the common operands: compare them without the generic path.
 function cmp(a: Value, b: Value): number {
@@ -16,12 +13,12 @@ function cmp(a: Value, b: Value): number {
 registerBuiltins([
   // `:=` is compiled to a binding by the evaluator; the declaration is what the type
   // checker and the capabilities list need, the function its meaning on ground values.
-  { name: 'assign', infix: ':=', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
-  { name: 'eq', infix: '=', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
-  { name: 'equal', infix: '==', decl: CMP, fn: (args) => equal(args[0]!, args[1]!) },
-  { name: 'neq', infix: '!=', decl: CMP, fn: (args) => !equal(args[0]!, args[1]!) },
-  { name: 'lt', infix: '<', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) < 0 },
-  { name: 'lte', infix: '<=', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) <= 0 },
-  { name: 'gt', infix: '>', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) > 0 },
-  { name: 'gte', infix: '>=', decl: CMP, fn: (args) => cmp(args[0]!, args[1]!) >= 0 },
+  { name: 'assign', fn: (args) => equal(args[0]!, args[1]!) },
+  { name: 'eq', fn: (args) => equal(args[0]!, args[1]!) },
+  { name: 'equal', fn: (args) => equal(args[0]!, args[1]!) },
+  { name: 'neq', fn: (args) => !equal(args[0]!, args[1]!) },
+  { name: 'lt', fn: (args) => cmp(args[0]!, args[1]!) < 0 },
+  { name: 'lte', fn: (args) => cmp(args[0]!, args[1]!) <= 0 },
+  { name: 'gt', fn: (args) => cmp(args[0]!, args[1]!) > 0 },
+  { name: 'gte', fn: (args) => cmp(args[0]!, args[1]!) >= 0 },
 ]);

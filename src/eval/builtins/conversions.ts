@@ -1,7 +1,6 @@
 // to_number and the deprecated cast_* built-ins.
 
 import { RSet, isNumber, isObject, makeNumber, parseNumber, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -92,23 +91,18 @@ function same(pred: (v: Value) => boolean, expected: string) {
 registerBuiltins([
   {
     name: 'to_number',
-    decl: T.fn([T.anyOf(T.null, T.boolean, T.number, T.string)], T.number),
     fn: toNumber,
   },
-  { name: 'cast_array', decl: T.fn([T.any], T.array(T.any)), fn: castArray, deprecated: true },
-  { name: 'cast_set', decl: T.fn([T.any], T.set(T.any)), fn: castSet, deprecated: true },
-  { name: 'cast_string', decl: T.fn([T.any], T.string), fn: same((v) => typeof v === 'string', 'string'), deprecated: true },
+  { name: 'cast_array', fn: castArray, },
+  { name: 'cast_set', fn: castSet, },
+  { name: 'cast_string', fn: same((v) => typeof v === 'string', 'string'), },
   {
     name: 'cast_boolean',
-    decl: T.fn([T.any], T.boolean),
     fn: same((v) => typeof v === 'boolean', 'boolean'),
-    deprecated: true,
   },
-  { name: 'cast_null', decl: T.fn([T.any], T.null), fn: same((v) => v === null, 'null'), deprecated: true },
+  { name: 'cast_null', fn: same((v) => v === null, 'null'), },
   {
     name: 'cast_object',
-    decl: T.fn([T.any], T.object(T.any, T.any)),
     fn: same((v) => isObject(v), 'object'),
-    deprecated: true,
   },
 ]);

@@ -2,8 +2,7 @@
 // the JSON shapes OPA returns (Go's structs marshalled; see crypto-x509.ts).
 
 import crypto from 'node:crypto';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../../value/index.js';
 import { pemDecode } from './jwt-keys.js';
@@ -181,19 +180,16 @@ function privateKeyFrom(type: string, der: Buffer): crypto.KeyObject {
   return crypto.createPrivateKey({ key: der, format: 'der', type: kind as 'pkcs1' });
 }
 
-const certList = T.array(T.object(T.string, T.any));
-
-const defs: BuiltinDef[] = [
-  { name: 'crypto.md5', decl: T.fn([T.string], T.string), fn: digest('md5') },
-  { name: 'crypto.sha1', decl: T.fn([T.string], T.string), fn: digest('sha1') },
-  { name: 'crypto.sha256', decl: T.fn([T.string], T.string), fn: digest('sha256') },
-  { name: 'crypto.hmac.md5', decl: T.fn([T.string, T.string], T.string), fn: hmac('md5') },
-  { name: 'crypto.hmac.sha1', decl: T.fn([T.string, T.string], T.string), fn: hmac('sha1') },
-  { name: 'crypto.hmac.sha256', decl: T.fn([T.string, T.string], T.string), fn: hmac('sha256') },
-  { name: 'crypto.hmac.sha512', decl: T.fn([T.string, T.string], T.string), fn: hmac('sha512') },
+const defs: BuiltinImpl[] = [
+  { name: 'crypto.md5', fn: digest('md5') },
+  { name: 'crypto.sha1', fn: digest('sha1') },
+  { name: 'crypto.sha256', fn: digest('sha256') },
+  { name: 'crypto.hmac.md5', fn: hmac('md5') },
+  { name: 'crypto.hmac.sha1', fn: hmac('sha1') },
+  { name: 'crypto.hmac.sha256', fn: hmac('sha256') },
+  { name: 'crypto.hmac.sha512', fn: hmac('sha512') },
   {
     name: 'crypto.hmac.equal',
-    decl: T.fn([T.string, T.string], T.boolean),
     fn: (args) => {
       const a = Buffer.from(stringArg(args, 0));
       const b = Buffer.from(stringArg(args, 1));
@@ -202,17 +198,14 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'crypto.x509.parse_certificates',
-    decl: T.fn([T.string], certList),
     fn: (args) => parseCerts(stringArg(args, 0)).map((c) => c.json),
   },
   {
     name: 'crypto.x509.parse_and_verify_certificates',
-    decl: T.fn([T.string], T.tuple([T.boolean, certList])),
     fn: (args) => parseAndVerify(stringArg(args, 0), { nowMs: Date.now(), keyUsages: [1] }),
   },
   {
     name: 'crypto.x509.parse_and_verify_certificates_with_options',
-    decl: T.fn([T.string, T.object(T.string, T.any)], T.tuple([T.boolean, certList])),
     fn: (args) => {
       const input = stringArg(args, 0);
       return parseAndVerify(input, verifyOptions(args[1]!));
@@ -220,7 +213,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'crypto.x509.parse_certificate_request',
-    decl: T.fn([T.string], T.object(T.string, T.any)),
     fn: (args) => {
       const input = stringArg(args, 0);
       const text = input.startsWith('-----BEGIN CERTIFICATE REQUEST-----') ? input : stdBase64(input).toString('latin1');
@@ -232,7 +224,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'crypto.x509.parse_rsa_private_key',
-    decl: T.fn([T.string], T.object(T.string, T.any)),
     fn: (args) => {
       const src = pemOrBase64(stringArg(args, 0));
       const block = typeof src === 'string' ? pemDecode(src) : undefined;
@@ -244,7 +235,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'crypto.parse_private_keys',
-    decl: T.fn([T.string], T.array(T.object(T.string, T.any))),
     fn: (args) => {
       const input = stringArg(args, 0);
       if (input === '') return [];
@@ -255,7 +245,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'crypto.x509.parse_keypair',
-    decl: T.fn([T.string, T.string], T.object(T.string, T.any)),
     fn: (args) => {
       const certSrc = pemOrBase64(stringArg(args, 0));
       const keySrc = pemOrBase64(stringArg(args, 1));

@@ -2,13 +2,10 @@
 // hex, URL query encoding, and URI parsing.
 
 import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { URLError, parseQuery, parseURL, queryEscape, queryUnescape, splitHostPort } from './encoding-url.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { str } from './strings-util.js';
-
-const S = T.string;
 const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 
@@ -114,12 +111,11 @@ function wrapURL<T>(f: () => T): T {
   }
 }
 
-const defs: BuiltinDef[] = [
-  { name: 'base64.encode', decl: T.fn([S], S), fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64') },
-  { name: 'base64.decode', decl: T.fn([S], S), fn: (a) => decodeOrError(str(a, 0), STD) },
+const defs: BuiltinImpl[] = [
+  { name: 'base64.encode', fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64') },
+  { name: 'base64.decode', fn: (a) => decodeOrError(str(a, 0), STD) },
   {
     name: 'base64.is_valid',
-    decl: T.fn([S], T.boolean),
     fn: (a) => {
       try {
         base64Decode(str(a, 0), STD);
@@ -130,11 +126,10 @@ const defs: BuiltinDef[] = [
       }
     },
   },
-  { name: 'base64url.encode', decl: T.fn([S], S), fn: (a) => toURLAlphabet(Buffer.from(str(a, 0), 'utf8').toString('base64')) },
-  { name: 'base64url.encode_no_pad', decl: T.fn([S], S), fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64url') },
+  { name: 'base64url.encode', fn: (a) => toURLAlphabet(Buffer.from(str(a, 0), 'utf8').toString('base64')) },
+  { name: 'base64url.encode_no_pad', fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64url') },
   {
     name: 'base64url.decode',
-    decl: T.fn([S], S),
     fn: (a) => {
       let s = str(a, 0);
       // Unpadded input is padded first (RFC 7515 Appendix C), as OPA does.
@@ -147,13 +142,12 @@ const defs: BuiltinDef[] = [
       return decodeOrError(s, URL_SAFE);
     },
   },
-  { name: 'hex.encode', decl: T.fn([S], S), fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('hex') },
-  { name: 'hex.decode', decl: T.fn([S], S), fn: (a) => hexDecode(str(a, 0)) },
-  { name: 'urlquery.encode', decl: T.fn([S], S), fn: (a) => queryEscape(str(a, 0)) },
-  { name: 'urlquery.decode', decl: T.fn([S], S), fn: (a) => wrapURL(() => queryUnescape(str(a, 0))) },
+  { name: 'hex.encode', fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('hex') },
+  { name: 'hex.decode', fn: (a) => hexDecode(str(a, 0)) },
+  { name: 'urlquery.encode', fn: (a) => queryEscape(str(a, 0)) },
+  { name: 'urlquery.decode', fn: (a) => wrapURL(() => queryUnescape(str(a, 0))) },
   {
     name: 'urlquery.encode_object',
-    decl: T.fn([T.object(S, T.anyOf(S, T.array(S), T.set(S)))], S),
     fn: (a) => {
       const o = a[0]!;
       if (!isPlainObject(o)) {
@@ -179,7 +173,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'urlquery.decode_object',
-    decl: T.fn([S], T.object(S, T.array(S))),
     fn: (a) => {
       const q = wrapURL(() => parseQuery(str(a, 0)));
       const out = newPlainObject();
@@ -189,7 +182,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'uri.is_valid',
-    decl: T.fn([S], T.boolean),
     fn: (a) => {
       const s = a[0];
       if (typeof s !== 'string' || s === '') return false;
@@ -204,7 +196,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'uri.parse',
-    decl: T.fn([S], T.object(S, S)),
     fn: (a) => {
       const u = wrapURL(() => parseURL(str(a, 0)));
       const out = newPlainObject();

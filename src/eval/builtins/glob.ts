@@ -4,9 +4,8 @@
 // Delimiters: [] means the default ["."], null means none. Compiled globs are cached.
 
 import { typeName, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError } from './errors.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { str, typeError } from './strings-util.js';
 
 const MAX = 1000;
@@ -120,10 +119,9 @@ function quoteMeta(s: string): string {
   return s.replace(/[*?\\[\]{}]/g, '\\$&');
 }
 
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'glob.match',
-    decl: T.fn([T.string, T.anyOf(T.null, T.array(T.string)), T.string], T.boolean),
     fn: (a) => {
       const pattern = str(a, 0);
       const delims = delimiters(a[1]!);
@@ -131,7 +129,7 @@ const defs: BuiltinDef[] = [
       return compileGlob(pattern, delims).test(match);
     },
   },
-  { name: 'glob.quote_meta', decl: T.fn([T.string], T.string), fn: (a) => quoteMeta(str(a, 0)) },
+  { name: 'glob.quote_meta', fn: (a) => quoteMeta(str(a, 0)) },
 ];
 
 registerBuiltins(defs);

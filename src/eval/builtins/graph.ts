@@ -2,7 +2,6 @@
 // and graph.reachable_paths.
 
 import { RObject, RSet, equal, isObject, objectGet, sortedKeys, typeName, type PlainObject, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -117,16 +116,11 @@ function reachablePaths(args: Value[]): Value {
   return out;
 }
 
-const COLL = T.anyOf(T.array(T.any), T.set(T.any));
-const GRAPH = T.object(T.any, COLL);
-
 registerBuiltins([
   {
     name: 'walk',
-    decl: T.fn([T.any], T.tuple([T.array(T.any), T.any])),
     fn: walk,
-    relation: true,
   },
-  { name: 'graph.reachable', decl: T.fn([GRAPH, COLL], T.set(T.any)), fn: reachable },
-  { name: 'graph.reachable_paths', decl: T.fn([GRAPH, COLL], T.set(T.array(T.any))), fn: reachablePaths },
+  { name: 'graph.reachable', fn: reachable },
+  { name: 'graph.reachable_paths', fn: reachablePaths },
 ]);

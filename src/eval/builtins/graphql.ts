@@ -13,8 +13,7 @@ import {
   type TypeNode,
   type ValueNode,
 } from 'graphql';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 
@@ -213,13 +212,9 @@ function parseBoth(args: Value[]): [PlainObject, PlainObject] {
   return [queryJSON(qdoc), schemaJSON(schema.doc)];
 }
 
-const strOrObj = T.anyOf(T.string, T.object(T.any, T.any));
-const anyObj = T.object(T.any, T.any);
-
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'graphql.parse_query',
-    decl: T.fn([T.string], anyObj),
     fn: (a) => {
       try {
         return queryJSON(parse(textArg(a, 0)));
@@ -231,7 +226,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'graphql.parse_schema',
-    decl: T.fn([T.string], anyObj),
     fn: (a) => {
       try {
         return schemaJSON(parse(textArg(a, 0)));
@@ -243,7 +237,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'graphql.schema_is_valid',
-    decl: T.fn([strOrObj], T.boolean),
     fn: (a) => {
       if (typeof a[0] !== 'string') return false;
       try {
@@ -256,7 +249,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'graphql.is_valid',
-    decl: T.fn([strOrObj, strOrObj], T.boolean),
     fn: (a) => {
       if (typeof a[0] !== 'string' || typeof a[1] !== 'string') return false;
       try {
@@ -269,12 +261,10 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'graphql.parse',
-    decl: T.fn([strOrObj, strOrObj], T.tuple([anyObj, anyObj])),
     fn: (a) => parseBoth(a),
   },
   {
     name: 'graphql.parse_and_verify',
-    decl: T.fn([strOrObj, strOrObj], T.tuple([T.boolean, anyObj, anyObj])),
     fn: (a) => {
       try {
         const [q, s] = parseBoth(a);

@@ -4,8 +4,7 @@
 // ctx.awaitIO so the evaluation is suspended, never the event loop.
 
 import fs from 'node:fs';
-import { registerBuiltins, type BuiltinContext, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from './registry.js';
 import { BuiltinError, builtinError, operandError } from './errors.js';
 import {
   RObject,
@@ -226,11 +225,9 @@ function httpSend(args: Value[], ctx: BuiltinContext): Value {
   return remember(r.response!);
 }
 
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'http.send',
-    decl: T.fn([T.object(T.string, T.any)], T.object(T.any, T.any)),
-    nondeterministic: true,
     impure: true,
     fn: httpSend,
   },

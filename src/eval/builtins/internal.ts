@@ -1,9 +1,8 @@
 // `in` (internal.member_2 / internal.member_3) and internal.test_case.
 
 import { registerBuiltins } from './registry.js';
-import { T } from './decl.js';
 import { equal, isObject, objectGet, RSet, type Value } from '../../value/index.js';
-import { iterateAnyOrder, lookup } from '../collections.js';
+import { iterateAnyOrder, lookup } from '../../value/collections.js';
 
 /** `x in coll` (exported for the evaluator, which tests it in place). */
 export function member2(x: Value, coll: Value): boolean {
@@ -27,19 +26,14 @@ function member3(k: Value, x: Value, coll: Value): boolean {
 registerBuiltins([
   {
     name: 'internal.member_2',
-    decl: T.fn([T.any, T.any], T.boolean),
-    infix: 'in',
     fn: ([x, coll]) => member2(x!, coll!),
   },
   {
     name: 'internal.member_3',
-    decl: T.fn([T.any, T.any, T.any], T.boolean),
-    infix: 'in',
     fn: ([k, x, coll]) => member3(k!, x!, coll!),
   },
   {
     name: 'internal.test_case',
-    decl: { type: 'function', args: [T.array(T.any)] },
     fn: () => true,
   },
 ]);

@@ -3,15 +3,11 @@
 
 import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../../value/index.js';
 import { JSONParseError, parseJSON } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTree } from './json-patch.js';
-import { registerBuiltins, type BuiltinDef, type BuiltinFn } from './registry.js';
+import { registerBuiltins, type BuiltinImpl, type BuiltinFn } from './registry.js';
 import { goJSONDecodeError } from './json-go-errors.js';
 import { str, typeError } from './strings-util.js';
-
-const ANY_OBJ = T.object(T.any, T.any);
-const PATHS = T.anyOf(T.array(T.anyOf(T.string, T.array(T.any))), T.set(T.anyOf(T.string, T.array(T.any))));
 
 /** Rewrites JSON text the way Go's encoder writes strings: <, >, &, U+2028/9 as \u escapes; \b and \f as \u00XX. */
 function goEscapes(json: string): string {
@@ -143,20 +139,15 @@ const objectFirst = (f: (o: Value, paths: Value) => Value | undefined): BuiltinF
   return f(o, args[1]!);
 };
 
-const defs: BuiltinDef[] = [
-  { name: 'json.marshal', decl: T.fn([T.any], T.string), fn: (a) => goMarshal(a[0]!) },
+const defs: BuiltinImpl[] = [
+  { name: 'json.marshal', fn: (a) => goMarshal(a[0]!) },
   {
     name: 'json.marshal_with_options',
-    decl: T.fn(
-      [T.any, T.record([{ key: 'indent', value: T.string }, { key: 'prefix', value: T.string }, { key: 'pretty', value: T.boolean }] as never, { key: T.string, value: T.any })],
-      T.string,
-    ),
     fn: marshalWithOptions,
   },
-  { name: 'json.unmarshal', decl: T.fn([T.string], T.any), fn: (a) => unmarshalJSON(str(a, 0)) },
+  { name: 'json.unmarshal', fn: (a) => unmarshalJSON(str(a, 0)) },
   {
     name: 'json.is_valid',
-    decl: T.fn([T.string], T.boolean),
     fn: (a) => {
       if (typeof a[0] !== 'string') return false;
       try {
@@ -169,17 +160,14 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'json.filter',
-    decl: T.fn([ANY_OBJ, PATHS], ANY_OBJ),
     fn: objectFirst((o, p) => jsonFilter(o, pathsToTree(pathsOperand(p))) ?? null),
   },
   {
     name: 'json.remove',
-    decl: T.fn([ANY_OBJ, PATHS], ANY_OBJ),
     fn: objectFirst((o, p) => jsonRemove(o, pathsToTree(pathsOperand(p)))),
   },
   {
     name: 'json.patch',
-    decl: T.fn([T.any, T.array(T.record([{ key: 'op', value: T.string }, { key: 'path', value: T.any }] as never, { key: T.any, value: T.any }))], T.any),
     fn: (a) => {
       const ops = a[1]!;
       if (!Array.isArray(ops)) throw operandError(2, 'array', ops);

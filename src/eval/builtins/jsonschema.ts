@@ -5,9 +5,8 @@
 import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { RObject, isPlainObject, newPlainObject, toJS, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 
 // The packages are CommonJS: their default export sits under `default` in ESM.
 const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as unknown as typeof AjvModule.default;
@@ -209,12 +208,9 @@ function toResultError(e: ErrorObject, doc: unknown): Value {
   return out;
 }
 
-const schemaArg = T.anyOf(T.string, T.object(T.any, T.any));
-
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'json.verify_schema',
-    decl: T.fn([schemaArg], T.tuple([T.boolean, T.anyOf(T.null, T.string)])),
     fn: (a) => {
       try {
         compile(operandJSON(a[0]!, 1));
@@ -227,20 +223,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'json.match_schema',
-    decl: T.fn(
-      [schemaArg, schemaArg],
-      T.tuple([
-        T.boolean,
-        T.array(
-          T.record([
-            { key: 'desc', value: T.string },
-            { key: 'error', value: T.string },
-            { key: 'field', value: T.string },
-            { key: 'type', value: T.string },
-          ] as never),
-        ),
-      ]),
-    ),
     fn: (a) => {
       try {
         const doc = operandJSON(a[0]!, 1);

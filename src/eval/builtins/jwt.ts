@@ -1,8 +1,7 @@
 // io.jwt.* built-ins, following OPA's topdown/tokens.go: decoding (with nested tokens),
 // signature checks per algorithm, decode_verify's constraints, and signing from JWKs.
 
-import { registerBuiltins, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import {
   compareNumbers,
@@ -315,34 +314,25 @@ function objectArg(args: Value[], i: number): Value {
   return v;
 }
 
-const anyObj = T.object(T.any, T.any);
-const strObj = T.object(T.string, T.any);
-
-function verifier(alg: string): BuiltinDef {
+function verifier(alg: string): BuiltinImpl {
   return {
     name: `io.jwt.verify_${alg.toLowerCase()}`,
-    decl: T.fn([T.string, T.string], T.boolean),
     fn: (args) => verifyWith(alg, args),
   };
 }
 
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'io.jwt.decode',
-    decl: T.fn([T.string], T.tuple([anyObj, anyObj, T.string])),
     fn: (args) => decode(args[0]!),
   },
   {
     name: 'io.jwt.decode_verify',
-    decl: T.fn([T.string, strObj], T.tuple([T.boolean, anyObj, anyObj])),
-    nondeterministic: true,
     impure: true,
     fn: (args, ctx) => decodeVerify(args, ctx.now()),
   },
   {
     name: 'io.jwt.encode_sign',
-    decl: T.fn([strObj, strObj, strObj], T.string),
-    nondeterministic: true,
     fn: (args) => {
       const h = objectArg(args, 0);
       const p = objectArg(args, 1);
@@ -352,8 +342,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'io.jwt.encode_sign_raw',
-    decl: T.fn([T.string, T.string, T.string], T.string),
-    nondeterministic: true,
     fn: (args) => encodeSign(stringArg(args, 0), stringArg(args, 1), stringArg(args, 2)),
   },
   ...['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'HS256', 'HS384', 'HS512'].map(

@@ -171,7 +171,9 @@ export function mergeNets(nets: IPNet[]): IPNet[] {
       } else merged.push([r[0], r[1]]);
     }
     const width = v4 ? 32 : 128;
-    for (let [start, end] of merged) {
+    for (const range of merged) {
+      let start = range[0];
+      const end = range[1];
       // Split the range into the largest aligned blocks.
       while (start <= end) {
         let size = 0;

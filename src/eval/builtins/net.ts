@@ -2,8 +2,7 @@
 // through the I/O suspension mechanism (ctx.awaitIO) so the event loop never blocks.
 
 import { promises as dns } from 'node:dns';
-import { registerBuiltins, type BuiltinContext, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import { RSet, isPlainObject, objectEntries, RObject, type Value } from '../../value/index.js';
 import {
@@ -85,28 +84,17 @@ function lookupIPAddr(name: string, ctx: BuiltinContext): Value {
   return set;
 }
 
-const matchArg = T.anyOf(
-  T.string,
-  T.array(T.anyOf(T.string, T.array(T.any))),
-  T.object(T.string, T.anyOf(T.string, T.array(T.any))),
-  T.set(T.anyOf(T.string, T.array(T.any))),
-);
-
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'net.cidr_contains',
-    decl: T.fn([T.string, T.string], T.boolean),
     fn: (args) => cidrContains(args[0]!, args[1]!),
   },
   {
     name: 'net.cidr_overlap',
-    decl: T.fn([T.string, T.string], T.boolean),
-    deprecated: true,
     fn: (args) => cidrContains(args[0]!, args[1]!),
   },
   {
     name: 'net.cidr_intersects',
-    decl: T.fn([T.string, T.string], T.boolean),
     fn: (args) => {
       const a = cidrOf(stringArg(args, 0));
       const b = cidrOf(stringArg(args, 1));
@@ -115,12 +103,10 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'net.cidr_is_valid',
-    decl: T.fn([T.string], T.boolean),
     fn: (args) => typeof args[0] === 'string' && parseCIDR(args[0]) !== undefined,
   },
   {
     name: 'net.cidr_expand',
-    decl: T.fn([T.string], T.set(T.string)),
     fn: (args) => {
       const n = cidrOf(stringArg(args, 0));
       const out = new RSet();
@@ -131,7 +117,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'net.cidr_contains_matches',
-    decl: T.fn([matchArg, matchArg], T.set(T.tuple([T.any, T.any]))),
     fn: (args) => {
       const out = new RSet();
       const bs = matchOperand(args[1]!);
@@ -143,7 +128,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'net.cidr_merge',
-    decl: T.fn([T.anyOf(T.array(T.anyOf(T.string)), T.set(T.string))], T.set(T.string)),
     fn: (args) => {
       const v = args[0]!;
       let items: Value[];
@@ -163,8 +147,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'net.lookup_ip_addr',
-    decl: T.fn([T.string], T.set(T.string)),
-    nondeterministic: true,
     impure: true,
     fn: (args, ctx) => lookupIPAddr(stringArg(args, 0), ctx),
   },

@@ -18,7 +18,6 @@ import {
   type PlainObject,
   type Value,
 } from '../../value/index.js';
-import { T } from './decl.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -198,15 +197,12 @@ function subset(args: Value[]): Value {
   throw new BuiltinError('both arguments object.subset must be of the same type or array and set', 'eval_type_error');
 }
 
-const OBJ = T.object(T.any, T.any);
-const KEYS = T.anyOf(T.array(T.any), OBJ, T.set(T.any));
-
 registerBuiltins([
-  { name: 'object.get', decl: T.fn([OBJ, T.any, T.any], T.any), fn: objectGetFn },
-  { name: 'object.keys', decl: T.fn([OBJ], T.set(T.any)), fn: keys },
-  { name: 'object.remove', decl: T.fn([OBJ, KEYS], OBJ), fn: remove },
-  { name: 'object.filter', decl: T.fn([OBJ, KEYS], OBJ), fn: filter },
-  { name: 'object.union', decl: T.fn([OBJ, OBJ], OBJ), fn: union },
-  { name: 'object.union_n', decl: T.fn([T.array(OBJ)], OBJ), fn: unionN },
-  { name: 'object.subset', decl: T.fn([KEYS, KEYS], T.boolean), fn: subset },
+  { name: 'object.get', fn: objectGetFn },
+  { name: 'object.keys', fn: keys },
+  { name: 'object.remove', fn: remove },
+  { name: 'object.filter', fn: filter },
+  { name: 'object.union', fn: union },
+  { name: 'object.union_n', fn: unionN },
+  { name: 'object.subset', fn: subset },
 ]);

@@ -1,14 +1,10 @@
-// Regular-expression built-ins with Go's regexp (RE2) semantics, via the re2 package.
 
-import { T } from './decl.js';
 import { builtinError } from './errors.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './regex-cache.js';
 import { globsMatch } from './regex-globs.js';
 import { int, str } from './strings-util.js';
 import type { Value } from '../../value/index.js';
-
-const S = T.string;
 
 function matches(pattern: string, value: string): boolean {
   const re = compileRegex(pattern);
@@ -87,18 +83,16 @@ function templateMatch(tpl: string, value: string, open: string, close: string):
   return matches(pattern, value);
 }
 
-const defs: BuiltinDef[] = [
-  { name: 'regex.match', decl: T.fn([S, S], T.boolean), fn: (a) => matches(str(a, 0), str(a, 1)) },
-  { name: 're_match', decl: T.fn([S, S], T.boolean), deprecated: true, fn: (a) => matches(str(a, 0), str(a, 1)) },
+const defs: BuiltinImpl[] = [
+  { name: 'regex.match', fn: (a) => matches(str(a, 0), str(a, 1)) },
+  { name: 're_match', fn: (a) => matches(str(a, 0), str(a, 1)) },
   {
     name: 'regex.is_valid',
-    decl: T.fn([S], T.boolean),
     // A non-string is simply not a valid pattern (OPA answers false, not an error).
     fn: (a) => typeof a[0] === 'string' && isValidRegex(a[0]),
   },
   {
     name: 'regex.find_n',
-    decl: T.fn([S, S, T.number], T.array(S)),
     fn: (a) => {
       const re = compileRegex(str(a, 0));
       const s = str(a, 1);
@@ -107,18 +101,16 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'regex.find_all_string_submatch_n',
-    decl: T.fn([S, S, T.number], T.array(T.array(S))),
     fn: (a) => {
       const re = compileRegex(str(a, 0));
       const s = str(a, 1);
       return findAll(re, s, int(a, 2)).map((m) => m.groups.map((g) => g ?? ''));
     },
   },
-  { name: 'regex.replace', decl: T.fn([S, S, S], S), fn: (a) => replaceAll(str(a, 0), str(a, 1), str(a, 2)) },
-  { name: 'regex.split', decl: T.fn([S, S], T.array(S)), fn: (a) => split(str(a, 0), str(a, 1)) },
+  { name: 'regex.replace', fn: (a) => replaceAll(str(a, 0), str(a, 1), str(a, 2)) },
+  { name: 'regex.split', fn: (a) => split(str(a, 0), str(a, 1)) },
   {
     name: 'regex.template_match',
-    decl: T.fn([S, S, S, S], T.boolean),
     fn: (a) => {
       const tpl = str(a, 0);
       const value = str(a, 1);
@@ -131,7 +123,7 @@ const defs: BuiltinDef[] = [
       return templateMatch(tpl, value, open, close);
     },
   },
-  { name: 'regex.globs_match', decl: T.fn([S, S], T.boolean), fn: (a) => globsMatch(str(a, 0), str(a, 1)) as Value },
+  { name: 'regex.globs_match', fn: (a) => globsMatch(str(a, 0), str(a, 1)) as Value },
 ];
 
 registerBuiltins(defs);

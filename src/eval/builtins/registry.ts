@@ -1,9 +1,10 @@
-// The one table of built-in functions. Each category file registers its built-ins here;
-// the same table is the source of the capabilities list (`regolith capabilities`).
+// The built-in implementations. Each category file registers its functions here against
+// their declarations (src/compiler/builtins, what the compiler checks and `regolith
+// capabilities` prints); a function without a declaration is a start-up error.
 
 import type { Location } from '../../lang/ast.js';
 import type { Value } from '../../value/index.js';
-import type { FunctionDecl } from './decl.js';
+import { getDeclaration, type BuiltinDecl } from '../../compiler/builtins/index.js';
 import { ndRecorded } from './nd-cache.js';
 
 export interface BuiltinContext {
@@ -39,31 +40,32 @@ export interface BuiltinContext {
 
 export type BuiltinFn = (args: Value[], ctx: BuiltinContext) => Value | undefined;
 
-export interface BuiltinDef {
+/** An implementation as a category file registers it. */
+export interface BuiltinImpl {
   name: string;
-  decl: FunctionDecl;
   /**
-   * The implementation. Arguments are fully evaluated values; the result is the output
-   * value (undefined means the call is undefined). For `relation` built-ins the result
-   * is an array of all outputs. Throw BuiltinError for errors.
+   * Arguments are fully evaluated values; the result is the output value (undefined means
+   * the call is undefined). For `relation` built-ins the result is an array of all outputs.
+   * Throw BuiltinError for errors.
    */
   fn: BuiltinFn;
-  /** Infix operator, as in capabilities (`+`, `==`, `in`, ...). */
-  infix?: string;
-  relation?: boolean;
-  nondeterministic?: boolean;
-  deprecated?: boolean;
   /** Called with the query's context even when arguments are constants (never folded). */
   impure?: boolean;
 }
 
+/** A declaration with its implementation: what the evaluator calls. */
+export interface BuiltinDef extends BuiltinDecl, BuiltinImpl {}
+
 const table = new Map<string, BuiltinDef>();
 
-export function registerBuiltins(defs: BuiltinDef[]): void {
-  for (const d of defs) {
-    if (table.has(d.name)) throw new Error(`built-in ${d.name} registered twice`);
+export function registerBuiltins(impls: BuiltinImpl[]): void {
+  for (const impl of impls) {
+    const decl = getDeclaration(impl.name);
+    if (!decl) throw new Error(`built-in ${impl.name} has no declaration`);
+    if (table.has(impl.name)) throw new Error(`built-in ${impl.name} registered twice`);
     // Non-deterministic built-ins answer once per query and are recorded (nd_builtin_cache).
-    table.set(d.name, d.nondeterministic ? { ...d, fn: ndRecorded(d.name, d.fn) } : d);
+    const fn = decl.nondeterministic ? ndRecorded(impl.name, impl.fn) : impl.fn;
+    table.set(impl.name, { ...decl, ...impl, fn });
   }
 }
 
@@ -73,16 +75,4 @@ export function getBuiltin(name: string): BuiltinDef | undefined {
 
 export function allBuiltins(): BuiltinDef[] {
   return [...table.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-}
-
-/** The built-ins in OPA's capabilities JSON format. */
-export function capabilitiesBuiltins(): unknown[] {
-  return allBuiltins().map((d) => {
-    const out: Record<string, unknown> = { name: d.name, decl: d.decl };
-    if (d.infix) out.infix = d.infix;
-    if (d.relation) out.relation = true;
-    if (d.nondeterministic) out.nondeterministic = true;
-    if (d.deprecated) out.deprecated = true;
-    return out;
-  });
 }

@@ -1,7 +1,6 @@
 // rego.parse_module (OPA's JSON AST of a module) and rego.metadata.chain/rule.
 
 import { registerBuiltins } from './registry.js';
-import { T } from './decl.js';
 import { operandError, builtinError } from './errors.js';
 import { parseModule, moduleToJSON, RegoParseError } from '../../lang/index.js';
 import type { Value } from '../../value/index.js';
@@ -9,7 +8,6 @@ import type { Value } from '../../value/index.js';
 registerBuiltins([
   {
     name: 'rego.parse_module',
-    decl: T.fn([T.string, T.string], T.object(T.string, T.any)),
     fn: ([filename, text]) => {
       if (typeof filename !== 'string') throw operandError(1, 'string', filename!);
       if (typeof text !== 'string') throw operandError(2, 'string', text!);
@@ -23,14 +21,12 @@ registerBuiltins([
     },
   },
   {
-    name: 'rego.metadata.chain',
-    decl: { type: 'function', result: T.array(T.any) }, // no args key, as in OPA's capabilities
+    name: 'rego.metadata.chain', // no args key, as in OPA's capabilities
     impure: true,
     fn: (_args, ctx) => ctx.metadataChain(),
   },
   {
     name: 'rego.metadata.rule',
-    decl: { type: 'function', result: T.any },
     impure: true,
     fn: (_args, ctx) => ctx.metadataRule(),
   },

@@ -3,7 +3,6 @@
 // made of [0-9A-Za-z-] identifiers separated by dots, no leading "v".
 
 import { toRegoString, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -102,8 +101,7 @@ function compare(args: Value[]): Value {
 registerBuiltins([
   {
     name: 'semver.is_valid',
-    decl: T.fn([T.any], T.boolean),
     fn: (args) => typeof args[0] === 'string' && parseSemver(args[0]) !== undefined,
   },
-  { name: 'semver.compare', decl: T.fn([T.string, T.string], T.number), fn: compare },
+  { name: 'semver.compare', fn: compare },
 ]);

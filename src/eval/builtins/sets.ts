@@ -2,7 +2,6 @@
 // (difference is otherwise `minus`).
 
 import { RSet, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -52,13 +51,11 @@ function union(args: Value[]): Value {
   return out;
 }
 
-const SET = T.set(T.any);
-
 registerBuiltins([
-  { name: 'and', infix: '&', decl: T.fn([SET, SET], SET), fn: (a) => intersect(set(a[0]!, 1), set(a[1]!, 2)) },
-  { name: 'or', infix: '|', decl: T.fn([SET, SET], SET), fn: (a) => unite(set(a[0]!, 1), set(a[1]!, 2)) },
-  { name: 'intersection', decl: T.fn([T.set(SET)], SET), fn: intersection },
-  { name: 'union', decl: T.fn([T.set(SET)], SET), fn: union },
+  { name: 'and', fn: (a) => intersect(set(a[0]!, 1), set(a[1]!, 2)) },
+  { name: 'or', fn: (a) => unite(set(a[0]!, 1), set(a[1]!, 2)) },
+  { name: 'intersection', fn: intersection },
+  { name: 'union', fn: union },
   // Deprecated (undefined in v1 modules); kept for v0 policies.
-  { name: 'set_diff', deprecated: true, decl: T.fn([SET, SET], SET), fn: (a) => difference(set(a[0]!, 1), set(a[1]!, 2)) },
+  { name: 'set_diff', fn: (a) => difference(set(a[0]!, 1), set(a[1]!, 2)) },
 ]);

@@ -176,7 +176,10 @@ class Parser {
         let m: RegExpExecArray | null;
         if ((m = /^(\.[\p{L}_][\p{L}\p{N}_]*)+/u.exec(rest))) toks.push({ t: 'field', v: m[0], pos: q });
         else if ((m = /^\$[\p{L}\p{N}_]*(\.[\p{L}_][\p{L}\p{N}_]*)*/u.exec(rest))) toks.push({ t: 'var', v: m[0], pos: q });
-        else if (c === '.') toks.push({ t: 'field', v: '.', pos: q }), (m = /^\./.exec(rest));
+        else if (c === '.') {
+          toks.push({ t: 'field', v: '.', pos: q });
+          m = /^\./.exec(rest);
+        }
         else if ((m = /^"(?:[^"\\\n]|\\.)*"/.exec(rest))) toks.push({ t: 'str', v: m[0], pos: q });
         else if ((m = /^`[^`]*`/.exec(rest))) toks.push({ t: 'str', v: m[0], pos: q });
         else if ((m = /^'(?:[^'\\]|\\.)+'/.exec(rest))) toks.push({ t: 'num', v: String(JSON.parse('"' + m[0].slice(1, -1) + '"').codePointAt(0)), pos: q });

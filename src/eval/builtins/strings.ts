@@ -1,15 +1,11 @@
 // String built-ins. Indexes and lengths are in code points (Go runes), as OPA counts them.
 
 import { BigNum, RSet, isPlainObject, objectEntries, toDecimal, toRegoString, typeName, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { BuiltinError, builtinError, operandError, type BuiltinErrorCode } from './errors.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { sprintf } from './strings-sprintf.js';
 import { renderTemplate } from './strings-template.js';
 import { int, num, oneOfError, runeLength, runes, str, typeError } from './strings-util.js';
-
-const S = T.string;
-const strOrColl = T.anyOf(S, T.array(S), T.set(S));
 
 /** Go's strings.ToLower/ToUpper map rune by rune with simple case mappings. */
 function mapCase(s: string, upper: boolean): string {
@@ -119,10 +115,9 @@ function replacer(s: string, pairs: [string, string][]): string {
   return out;
 }
 
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'concat',
-    decl: T.fn([S, T.anyOf(T.array(S), T.set(S))], S),
     fn: (args) => {
       const delim = str(args, 0);
       const coll = args[1]!;
@@ -130,12 +125,11 @@ const defs: BuiltinDef[] = [
       return stringsOperand(coll, 2).join(delim);
     },
   },
-  { name: 'contains', decl: T.fn([S, S], T.boolean), fn: (a) => str(a, 0).includes(str(a, 1)) },
-  { name: 'startswith', decl: T.fn([S, S], T.boolean), fn: (a) => str(a, 0).startsWith(str(a, 1)) },
-  { name: 'endswith', decl: T.fn([S, S], T.boolean), fn: (a) => str(a, 0).endsWith(str(a, 1)) },
+  { name: 'contains', fn: (a) => str(a, 0).includes(str(a, 1)) },
+  { name: 'startswith', fn: (a) => str(a, 0).startsWith(str(a, 1)) },
+  { name: 'endswith', fn: (a) => str(a, 0).endsWith(str(a, 1)) },
   {
     name: 'format_int',
-    decl: T.fn([T.number, T.number], S),
     fn: (args) => {
       const n = num(args, 0);
       const base = int(args, 1);
@@ -145,7 +139,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'indexof',
-    decl: T.fn([S, S], T.number),
     fn: (args) => {
       const s = str(args, 0);
       const i = s.indexOf(str(args, 1));
@@ -154,7 +147,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'indexof_n',
-    decl: T.fn([S, S], T.array(T.number)),
     fn: (args) => {
       const s = str(args, 0);
       const sub = str(args, 1);
@@ -167,14 +159,13 @@ const defs: BuiltinDef[] = [
       return out;
     },
   },
-  { name: 'lower', decl: T.fn([S], S), fn: (a) => mapCase(str(a, 0), false) },
-  { name: 'upper', decl: T.fn([S], S), fn: (a) => mapCase(str(a, 0), true) },
-  { name: 'replace', decl: T.fn([S, S, S], S), fn: (a) => replaceAll(str(a, 0), str(a, 1), str(a, 2)) },
-  { name: 'split', decl: T.fn([S, S], T.array(S)), fn: (a) => goSplit(str(a, 0), str(a, 1)) },
-  { name: 'sprintf', decl: T.fn([S, T.array(T.any)], S), fn: (a) => sprintfBuiltin(a) },
+  { name: 'lower', fn: (a) => mapCase(str(a, 0), false) },
+  { name: 'upper', fn: (a) => mapCase(str(a, 0), true) },
+  { name: 'replace', fn: (a) => replaceAll(str(a, 0), str(a, 1), str(a, 2)) },
+  { name: 'split', fn: (a) => goSplit(str(a, 0), str(a, 1)) },
+  { name: 'sprintf', fn: (a) => sprintfBuiltin(a) },
   {
     name: 'strings.any_prefix_match',
-    decl: T.fn([strOrColl, strOrColl], T.boolean),
     fn: (args) => {
       const xs = stringsOperand(args[0]!, 1);
       const ps = stringsOperand(args[1]!, 2);
@@ -183,7 +174,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'strings.any_suffix_match',
-    decl: T.fn([strOrColl, strOrColl], T.boolean),
     fn: (args) => {
       const xs = stringsOperand(args[0]!, 1);
       const ps = stringsOperand(args[1]!, 2);
@@ -192,7 +182,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'strings.count',
-    decl: T.fn([S, S], T.number),
     fn: (args) => {
       const s = str(args, 0);
       const sub = str(args, 1);
@@ -202,7 +191,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'strings.render_template',
-    decl: T.fn([S, T.object(S, T.any)], S),
     fn: (args) => {
       const tmpl = str(args, 0);
       const vars = args[1]!;
@@ -216,7 +204,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'strings.replace_n',
-    decl: T.fn([T.object(S, S), S], S),
     fn: (args) => {
       const pat = args[0]!;
       if (!(pat !== null && typeof pat === 'object' && !Array.isArray(pat) && !(pat instanceof RSet) && !(pat instanceof BigNum)))
@@ -232,13 +219,11 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'strings.split_n',
-    decl: T.fn([S, S, T.number], T.array(S)),
     fn: (a) => goSplit(str(a, 0), str(a, 1), int(a, 2)),
   },
-  { name: 'strings.reverse', decl: T.fn([S], S), fn: (a) => runes(str(a, 0)).reverse().join('') },
+  { name: 'strings.reverse', fn: (a) => runes(str(a, 0)).reverse().join('') },
   {
     name: 'substring',
-    decl: T.fn([S, T.number, T.number], S),
     fn: (args) => {
       const s = str(args, 0);
       const start = int(args, 1);
@@ -249,12 +234,11 @@ const defs: BuiltinDef[] = [
       return (len < 0 ? rs.slice(start) : rs.slice(start, start + len)).join('');
     },
   },
-  { name: 'trim', decl: T.fn([S, S], S), fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), true, true) },
-  { name: 'trim_left', decl: T.fn([S, S], S), fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), true, false) },
-  { name: 'trim_right', decl: T.fn([S, S], S), fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), false, true) },
+  { name: 'trim', fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), true, true) },
+  { name: 'trim_left', fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), true, false) },
+  { name: 'trim_right', fn: (a) => trimFn(str(a, 0), cutset(str(a, 1)), false, true) },
   {
     name: 'trim_prefix',
-    decl: T.fn([S, S], S),
     fn: (a) => {
       const s = str(a, 0);
       const p = str(a, 1);
@@ -263,17 +247,15 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'trim_suffix',
-    decl: T.fn([S, S], S),
     fn: (a) => {
       const s = str(a, 0);
       const p = str(a, 1);
       return p !== '' && s.endsWith(p) ? s.slice(0, s.length - p.length) : s;
     },
   },
-  { name: 'trim_space', decl: T.fn([S], S), fn: (a) => trimFn(str(a, 0), isSpace, true, true) },
+  { name: 'trim_space', fn: (a) => trimFn(str(a, 0), isSpace, true, true) },
   {
     name: 'internal.template_string',
-    decl: T.fn([T.array(T.any)], S),
     fn: (args) => {
       const parts = args[0]!;
       if (!Array.isArray(parts)) throw operandError(1, 'array', parts);

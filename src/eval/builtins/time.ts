@@ -2,8 +2,7 @@
 // (they exceed 2^53); calendars and layouts follow Go's time package (time-calendar.ts,
 // time-layout.ts).
 
-import { registerBuiltins, type BuiltinDef } from './registry.js';
-import { T } from './decl.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import { BigNum, fromBigInt, isNumber, toDecimal, type Value } from '../../value/index.js';
 import {
@@ -177,8 +176,6 @@ function intArg(args: Value[], i: number): number {
   return Number(b);
 }
 
-const tzArg = T.anyOf(T.number, T.tuple([T.number, T.string]));
-
 // The clock reads whole milliseconds, so many queries in a row see the same instant:
 // its number (usually a BigNum, built through decimal digits) is made once per instant.
 let lastNow: bigint | undefined;
@@ -191,17 +188,14 @@ function nowValue(ns: bigint): Value {
   return lastNowValue;
 }
 
-const defs: BuiltinDef[] = [
+const defs: BuiltinImpl[] = [
   {
     name: 'time.now_ns',
-    decl: { type: 'function', result: T.number },
-    nondeterministic: true,
     impure: true,
     fn: (_args, ctx) => nowValue(ctx.now()),
   },
   {
     name: 'time.parse_ns',
-    decl: T.fn([T.string, T.string], T.number),
     fn: (args) => {
       const layout = stringArg(args, 0);
       const value = stringArg(args, 1);
@@ -210,17 +204,14 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.parse_rfc3339_ns',
-    decl: T.fn([T.string], T.number),
     fn: (args) => parseWith(NAMED_LAYOUTS.RFC3339!, stringArg(args, 0)),
   },
   {
     name: 'time.parse_duration_ns',
-    decl: T.fn([T.string], T.number),
     fn: (args) => fromBigInt(parseDuration(stringArg(args, 0))),
   },
   {
     name: 'time.date',
-    decl: T.fn([tzArg], T.tuple([T.number, T.number, T.number])),
     fn: (args) => {
       const { ns, zone } = tzTime(args[0]!);
       const t = toCivil(ns, zone);
@@ -229,7 +220,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.clock',
-    decl: T.fn([tzArg], T.tuple([T.number, T.number, T.number])),
     fn: (args) => {
       const { ns, zone } = tzTime(args[0]!);
       const t = toCivil(ns, zone);
@@ -238,7 +228,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.weekday',
-    decl: T.fn([tzArg], T.string),
     fn: (args) => {
       const { ns, zone } = tzTime(args[0]!);
       return WEEKDAYS[toCivil(ns, zone).weekday]!;
@@ -246,7 +235,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.add_date',
-    decl: T.fn([T.number, T.number, T.number, T.number], T.number),
     fn: (args) => {
       const ns = nsOf(numberArg(args, 0));
       const years = intArg(args, 1);
@@ -261,7 +249,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.diff',
-    decl: T.fn([tzArg, tzArg], T.tuple([T.number, T.number, T.number, T.number, T.number, T.number])),
     fn: (args) => {
       const a = tzTime(args[0]!, 1);
       const b = tzTime(args[1]!, 2);
@@ -300,10 +287,6 @@ const defs: BuiltinDef[] = [
   },
   {
     name: 'time.format',
-    decl: T.fn(
-      [T.anyOf(T.number, T.tuple([T.number, T.string]), T.tuple([T.number, T.string, T.string]))],
-      T.string,
-    ),
     fn: (args) => {
       const { ns, zone, layout } = tzTime(args[0]!);
       return formatTime(ns, zone, layout);

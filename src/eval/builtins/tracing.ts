@@ -2,7 +2,6 @@
 // never into the result). Values print as OPA does: strings raw, others in Rego syntax.
 
 import { registerBuiltins } from './registry.js';
-import { T } from './decl.js';
 import { RSet, toRegoString, type Value } from '../../value/index.js';
 import { operandError } from './errors.js';
 
@@ -13,7 +12,6 @@ function show(v: Value): string {
 registerBuiltins([
   {
     name: 'trace',
-    decl: T.fn([T.string], T.boolean),
     impure: true,
     fn: ([msg], ctx) => {
       if (typeof msg !== 'string') throw operandError(1, 'string', msg!);
@@ -25,7 +23,6 @@ registerBuiltins([
     // Calls to print are planned by the evaluator (so undefined arguments print
     // "<undefined>"); this entry serves direct calls and the capabilities list.
     name: 'print',
-    decl: T.variadic(T.any),
     impure: true,
     fn: (args, ctx) => {
       ctx.print(args.map(show).join(' '));
@@ -34,7 +31,6 @@ registerBuiltins([
   },
   {
     name: 'internal.print',
-    decl: { type: 'function', args: [T.array(T.set(T.any))] },
     impure: true,
     fn: ([arr], ctx) => {
       if (!Array.isArray(arr)) throw operandError(1, 'array', arr!);

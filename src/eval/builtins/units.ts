@@ -3,7 +3,6 @@
 
 import { makeNumber, parseDecimal, type Value } from '../../value/index.js';
 import { DEFAULT_PREC, intToNumber, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic-bigfloat.js';
-import { T } from './decl.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 
@@ -184,6 +183,6 @@ function parseUnits(args: Value[]): Value {
 }
 
 registerBuiltins([
-  { name: 'units.parse', decl: T.fn([T.string], T.number), fn: parseUnits },
-  { name: 'units.parse_bytes', decl: T.fn([T.string], T.number), fn: parseBytes },
+  { name: 'units.parse', fn: parseUnits },
+  { name: 'units.parse_bytes', fn: parseBytes },
 ]);

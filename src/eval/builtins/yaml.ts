@@ -4,9 +4,8 @@
 
 import yaml from 'js-yaml';
 import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../../value/index.js';
-import { T } from './decl.js';
 import { builtinError } from './errors.js';
-import { registerBuiltins, type BuiltinDef } from './registry.js';
+import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { str } from './strings-util.js';
 import { goYAMLIntType, goYAMLPlainLooksTyped } from './yaml-int.js';
 
@@ -82,12 +81,11 @@ export function marshalYAML(v: Value): string {
   });
 }
 
-const defs: BuiltinDef[] = [
-  { name: 'yaml.marshal', decl: T.fn([T.any], T.string), fn: (a) => marshalYAML(a[0]!) },
-  { name: 'yaml.unmarshal', decl: T.fn([T.string], T.any), fn: (a) => unmarshalYAML(str(a, 0)) },
+const defs: BuiltinImpl[] = [
+  { name: 'yaml.marshal', fn: (a) => marshalYAML(a[0]!) },
+  { name: 'yaml.unmarshal', fn: (a) => unmarshalYAML(str(a, 0)) },
   {
     name: 'yaml.is_valid',
-    decl: T.fn([T.string], T.boolean),
     fn: (a) => {
       if (typeof a[0] !== 'string') return false;
       try {

@@ -6,7 +6,7 @@ import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/term
 import { getBuiltin } from '../builtins/registry.js';
 import { member2 } from '../builtins/internal.js';
 import type { Frame } from '../context.js';
-import { isCollection } from '../collections.js';
+import { isCollection } from '../../value/collections.js';
 import { compare, compareStrings, equal, toRegoString, type Value } from '../../value/index.js';
 import { callWith, resolveCallee } from './calls.js';
 import type { PlanCtx } from './ctx.js';

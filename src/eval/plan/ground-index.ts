@@ -14,7 +14,7 @@
 
 import type { Expr, Term } from '../../lang/ast.js';
 import { isSome, refName } from '../../compiler/terms.js';
-import { lookup } from '../collections.js';
+import { lookup } from '../../value/collections.js';
 import type { Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
 import { planDataPath } from './data-ref.js';

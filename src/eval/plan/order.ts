@@ -11,7 +11,7 @@ import type { CompiledRule, RuleNode } from '../../compiler/tree.js';
 import { refName } from '../../compiler/terms.js';
 import { walkBody, walkTerm } from '../../compiler/walk.js';
 import type { Term } from '../../lang/ast.js';
-import { iterate, iterateAnyOrder } from '../collections.js';
+import { iterate, iterateAnyOrder } from '../../value/collections.js';
 import type { Frame } from '../context.js';
 import type { Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';

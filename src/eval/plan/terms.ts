@@ -3,7 +3,7 @@
 
 import type { Term, RefTerm } from '../../lang/ast.js';
 import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../../value/index.js';
-import { lookup } from '../collections.js';
+import { lookup } from '../../value/collections.js';
 import { iterationFor } from './order.js';
 import type { Frame } from '../context.js';
 import type { PlanCtx } from './ctx.js';

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, callError, obj } from './fake-context.js';
-import { RSet, newPlainObject, makeObject, parseNumber, type Value } from '../../../src/value/index.js';
-import { BuiltinError } from '../../../src/eval/builtins/errors.js';
+import { RSet, makeObject, parseNumber, type Value } from '../../../src/value/index.js';
 
 const err = callError;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { call, callError, obj } from './fake-context.js';
+import { call, callError } from './fake-context.js';
 import type { Value } from '../../../src/value/index.js';
-import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 
 const err = callError;
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { call, callError, obj } from './fake-context.js';
-import { RSet, parseNumber, newPlainObject, makeObject, type Value } from '../../../src/value/index.js';
-import { BuiltinError } from '../../../src/eval/builtins/errors.js';
+import { RSet, parseNumber, makeObject, type Value } from '../../../src/value/index.js';
 
 const sp = (fmt: string, ...args: Value[]) => call('sprintf', fmt, args);
 const err = callError;

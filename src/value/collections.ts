@@ -2,7 +2,7 @@
 // Object keys are visited in sorted order, as OPA does; the sorted key list of a plain
 // object is cached for the evaluation, so iterating a large base document is cheap.
 
-import { RObject, RSet, BigNum, sortedKeys, type Value, type PlainObject } from '../value/index.js';
+import { RObject, RSet, BigNum, sortedKeys, type Value, type PlainObject } from './index.js';
 
 const insertionOrdered = new WeakSet<object>();
 

@@ -1,0 +1,46 @@
+// The table of built-in declarations: name, type signature and flags, as OPA's
+// capabilities JSON lists them. The compiler's checks read it; `regolith capabilities`
+// prints it; the evaluator's implementations register against it (src/eval/builtins).
+
+import type { FunctionDecl } from './types.js';
+
+export interface BuiltinDecl {
+  name: string;
+  decl: FunctionDecl;
+  /** Infix operator, as in capabilities (`+`, `==`, `in`, ...). */
+  infix?: string;
+  /** Yields every output (e.g. walk) rather than one value. */
+  relation?: boolean;
+  nondeterministic?: boolean;
+  deprecated?: boolean;
+}
+
+const table = new Map<string, BuiltinDecl>();
+
+export function declareBuiltins(decls: BuiltinDecl[]): void {
+  for (const d of decls) {
+    if (table.has(d.name)) throw new Error(`built-in ${d.name} declared twice`);
+    table.set(d.name, d);
+  }
+}
+
+export function getDeclaration(name: string): BuiltinDecl | undefined {
+  return table.get(name);
+}
+
+/** Every declaration, sorted by name. */
+export function allDeclarations(): BuiltinDecl[] {
+  return [...table.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+}
+
+/** The built-ins in OPA's capabilities JSON format. */
+export function capabilitiesBuiltins(): unknown[] {
+  return allDeclarations().map((d) => {
+    const out: Record<string, unknown> = { name: d.name, decl: d.decl };
+    if (d.infix) out.infix = d.infix;
+    if (d.relation) out.relation = true;
+    if (d.nondeterministic) out.nondeterministic = true;
+    if (d.deprecated) out.deprecated = true;
+    return out;
+  });
+}

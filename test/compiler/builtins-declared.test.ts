@@ -1,0 +1,42 @@
+// Every built-in of OPA v1.20's capabilities is declared, with the same declaration and
+// flags (the declarations are the source of `regolith capabilities`), and every
+// declaration has an implementation.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import '../../src/eval/builtins/index.js';
+import { allDeclarations, capabilitiesBuiltins } from '../../src/compiler/builtins/index.js';
+import { allBuiltins } from '../../src/eval/builtins/registry.js';
+
+interface CapBuiltin {
+  name: string;
+  decl: unknown;
+  infix?: string;
+  relation?: boolean;
+  deprecated?: boolean;
+  nondeterministic?: boolean;
+}
+
+const opa = JSON.parse(readFileSync(new URL('../../../shared/opa-capabilities-v1.20.2.json', import.meta.url), 'utf8')) as {
+  builtins: CapBuiltin[];
+};
+const ours = new Map((capabilitiesBuiltins() as CapBuiltin[]).map((b) => [b.name, b]));
+
+describe('capabilities', () => {
+  it('names every built-in OPA v1.20 has', () => {
+    const missing = opa.builtins.map((b) => b.name).filter((n) => !ours.has(n));
+    expect(missing).toEqual([]);
+  });
+  for (const b of opa.builtins) {
+    it(`declares ${b.name} as OPA does`, () => {
+      const mine = ours.get(b.name);
+      expect(mine, 'registered').toBeDefined();
+      expect(JSON.parse(JSON.stringify(mine))).toEqual(b);
+    });
+  }
+  it('has an implementation for every declaration, and none without one', () => {
+    const implemented = allBuiltins().map((b) => b.name);
+    expect(implemented).toEqual(allDeclarations().map((d) => d.name));
+    expect(implemented.length).toBe(opa.builtins.length);
+  });
+});
