@@ -143,7 +143,7 @@ describe('built-ins without OPA conformance files yet', () => {
   it('rand.intn: within bounds, one answer per query for the same arguments', () => {
     const r = new Regolith().addModule('p.rego', 'package p\na := rand.intn("k", 1000000)\nb := rand.intn("k", 1000000)\nz := rand.intn("k", 0)\nn := rand.intn("k", -5)');
     for (let i = 0; i < 20; i++) {
-      const v = r.prepare('data.p').evaluate()[0]!.expressions[0]!.value as Record<string, number>;
+      const v = r.prepare('data.p').evaluate()[0]!.expressions[0]!.value as { a: number; b: number; z: number; n: number };
       expect(v.a).toBe(v.b);
       expect(v.a >= 0 && v.a < 1000000).toBe(true);
       expect(v.z).toBe(0);
