@@ -1,7 +1,7 @@
 // Aggregates: count, sum, product, max, min, sort, and the deprecated all/any.
 
 import { BigNum, RSet, compare, isPlainObject, objectSize, toBigInt, typeName, RObject, type RNumber, type Value } from '../../value/index.js';
-import { DEFAULT_PREC, intToNumber, addFloat, floatToNumber, fromDecimal, fromNumber, mulFloat, type BigFloat } from './arithmetic-bigfloat.js';
+import { DEFAULT_PREC, intToNumber, addFloat, floatToNumber, fromDecimal, fromNumber, mulFloat, type BigFloat } from './arithmetic/bigfloat.js';
 import { BuiltinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 

@@ -1,7 +1,7 @@
 // array.concat, array.slice, array.reverse, array.flatten.
 
 import type { Value } from '../../value/index.js';
-import { intOperand } from './arithmetic.js';
+import { intOperand } from './arithmetic/index.js';
 import { operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 

@@ -1,8 +1,8 @@
 // Bitwise operations on integers of any size (two's complement semantics, as Go's big.Int).
 
 import type { Value } from '../../value/index.js';
-import { intToNumber } from './arithmetic-bigfloat.js';
-import { intOperand } from './arithmetic.js';
+import { intToNumber } from './arithmetic/bigfloat.js';
+import { intOperand } from './arithmetic/index.js';
 import { BuiltinError, builtinError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 

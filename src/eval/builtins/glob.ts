@@ -6,7 +6,7 @@
 import { typeName, type Value } from '../../value/index.js';
 import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { str, typeError } from './strings-util.js';
+import { str, typeError } from './args.js';
 
 const MAX = 1000;
 const cache = new Map<string, RegExp | Error>();

@@ -2,7 +2,7 @@
 // ("units.parse: no amount provided"); the evaluator adds its usual prefix on top.
 
 import { makeNumber, parseDecimal, type Value } from '../../value/index.js';
-import { DEFAULT_PREC, intToNumber, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic-bigfloat.js';
+import { DEFAULT_PREC, intToNumber, fromBigInt as floatFromBigInt, fromDecimal, mulFloat, truncFloat } from './arithmetic/bigfloat.js';
 import { builtinError, operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 

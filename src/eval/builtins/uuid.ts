@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto';
 import { newPlainObject, type Value } from '../../value/index.js';
-import { intToNumber } from './arithmetic-bigfloat.js';
+import { intToNumber } from './arithmetic/bigfloat.js';
 import { operandError } from './errors.js';
 import { registerBuiltins } from './registry.js';
 

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import http from 'node:http';
 import { startLoopbackServers, type LoopbackServers } from './loopback-servers.js';
 import { Regolith, RegoEvalError } from '../../../src/index.js';
-import { clearHttpSendCache } from '../../../src/eval/builtins/http.js';
+import { clearHttpSendCache } from '../../../src/eval/builtins/http/index.js';
 
 let base = '';
 let tlsBase = '';

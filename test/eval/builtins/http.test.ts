@@ -3,7 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startLoopbackServers, type LoopbackServers } from './loopback-servers.js';
 import { callBuiltinAsync, fakeContext } from './fake-context.js';
-import { clearHttpSendCache } from '../../../src/eval/builtins/http.js';
+import { clearHttpSendCache } from '../../../src/eval/builtins/http/index.js';
 import { toJS, type Value } from '../../../src/value/index.js';
 
 let base = '';

@@ -1,7 +1,7 @@
 // json.unmarshal errors in Go's words, as OPA reports them (json.Decoder, then Token()).
 import { describe, expect, it } from 'vitest';
 import { callError } from './fake-context.js';
-import { goJSONDecodeError } from '../../../src/eval/builtins/json-go-errors.js';
+import { goJSONDecodeError } from '../../../src/eval/builtins/json/go-errors.js';
 
 const msg = (s: string) => callError('json.unmarshal', s).message;
 

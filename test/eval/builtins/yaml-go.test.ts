@@ -1,7 +1,7 @@
 // yaml.unmarshal reads integers as go-yaml v2 does under OPA (Go's base-0 integer parse).
 import { describe, expect, it } from 'vitest';
 import { text } from './helpers-mine.js';
-import { goYAMLInt } from '../../../src/eval/builtins/yaml-int.js';
+import { goYAMLInt } from '../../../src/eval/builtins/yaml/int.js';
 
 describe('yaml.unmarshal integers (go-yaml v2)', () => {
   it('reads octal, binary, hex and underscores like Go', () => {

@@ -1,10 +1,10 @@
 
-import { builtinError } from './errors.js';
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './regex-cache.js';
-import { globsMatch } from './regex-globs.js';
-import { int, str } from './strings-util.js';
-import type { Value } from '../../value/index.js';
+import { builtinError } from '../errors.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './cache.js';
+import { globsMatch } from './globs.js';
+import { int, str } from '../args.js';
+import type { Value } from '../../../value/index.js';
 
 function matches(pattern: string, value: string): boolean {
   const re = compileRegex(pattern);

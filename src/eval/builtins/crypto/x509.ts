@@ -2,8 +2,8 @@
 // marshal to JSON (what OPA returns): field names, enums, base64 []byte, RFC 3339 times.
 
 import crypto from 'node:crypto';
-import { makeNumber, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
-import { Asn1Error, bigint, keyUsageBits, oid, parseDer, str, time, type Node } from './crypto-asn1.js';
+import { makeNumber, newPlainObject, type PlainObject, type Value } from '../../../value/index.js';
+import { Asn1Error, bigint, keyUsageBits, oid, parseDer, str, time, type Node } from './asn1.js';
 
 const b64 = (b: Buffer): string => b.toString('base64');
 const num = (b: bigint): Value => makeNumber(b, 0);

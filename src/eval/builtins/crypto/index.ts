@@ -2,11 +2,11 @@
 // the JSON shapes OPA returns (Go's structs marshalled; see crypto-x509.ts).
 
 import crypto from 'node:crypto';
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { builtinError, operandError } from './errors.js';
-import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../../value/index.js';
-import { pemDecode } from './jwt-keys.js';
-import { certificateJSON, certificateRequestJSON, privateKeyGoJSON } from './crypto-x509.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { builtinError, operandError } from '../errors.js';
+import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../../../value/index.js';
+import { pemDecode } from '../jwt/keys.js';
+import { certificateJSON, certificateRequestJSON, privateKeyGoJSON } from './x509.js';
 
 function stringArg(args: Value[], i: number): string {
   const v = args[i]!;

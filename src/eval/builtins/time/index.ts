@@ -2,9 +2,9 @@
 // (they exceed 2^53); calendars and layouts follow Go's time package (time-calendar.ts,
 // time-layout.ts).
 
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { builtinError, operandError } from './errors.js';
-import { BigNum, fromBigInt, isNumber, toDecimal, type Value } from '../../value/index.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { builtinError, operandError } from '../errors.js';
+import { BigNum, fromBigInt, isNumber, toDecimal, type Value } from '../../../value/index.js';
 import {
   MAX_I64,
   MIN_I64,
@@ -15,8 +15,8 @@ import {
   loadZone,
   toCivil,
   type Zone,
-} from './time-calendar.js';
-import { NAMED_LAYOUTS, TimeParseError, formatTime, parseTime } from './time-layout.js';
+} from './calendar.js';
+import { NAMED_LAYOUTS, TimeParseError, formatTime, parseTime } from './layout.js';
 
 const RFC3339_NANO = '2006-01-02T15:04:05.999999999Z07:00';
 const TZ_EXPECTED = 'either number (ns) or [number (ns), string (tz)]';

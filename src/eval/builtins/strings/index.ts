@@ -1,11 +1,11 @@
 // String built-ins. Indexes and lengths are in code points (Go runes), as OPA counts them.
 
-import { BigNum, RSet, isPlainObject, objectEntries, toDecimal, toRegoString, typeName, type Value } from '../../value/index.js';
-import { BuiltinError, builtinError, operandError, type BuiltinErrorCode } from './errors.js';
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { sprintf } from './strings-sprintf.js';
-import { renderTemplate } from './strings-template.js';
-import { int, num, oneOfError, runeLength, runes, str, typeError } from './strings-util.js';
+import { BigNum, RSet, isPlainObject, objectEntries, toDecimal, toRegoString, typeName, type Value } from '../../../value/index.js';
+import { BuiltinError, builtinError, operandError, type BuiltinErrorCode } from '../errors.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { sprintf } from './sprintf.js';
+import { renderTemplate } from './template.js';
+import { int, num, oneOfError, runeLength, runes, str, typeError } from '../args.js';
 
 /** Go's strings.ToLower/ToUpper map rune by rune with simple case mappings. */
 function mapCase(s: string, upper: boolean): string {

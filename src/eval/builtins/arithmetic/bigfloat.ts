@@ -6,7 +6,7 @@
 //
 // A BigFloat is (-1)^neg * mant * 2^exp with mant >= 0 holding at most `prec` bits.
 
-import { isNumber, makeNumber, parseNumber, toDecimal, type RNumber } from '../../value/index.js';
+import { isNumber, makeNumber, parseNumber, toDecimal, type RNumber } from '../../../value/index.js';
 
 export interface BigFloat {
   readonly neg: boolean;

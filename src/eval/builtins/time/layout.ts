@@ -10,7 +10,7 @@ import {
   isLeap,
   toCivil,
   type Zone,
-} from './time-calendar.js';
+} from './calendar.js';
 
 /** Named layouts OPA accepts in place of a layout string. */
 export const NAMED_LAYOUTS: Record<string, string> = {

@@ -2,8 +2,8 @@
 // included), following OPA: paths are "a/b/c" strings (leading slashes dropped, ~0 ~1
 // unescaped) or arrays of segments; a failed patch is a built-in error (undefined unless strict).
 
-import { RSet, RObject, equal, isPlainObject, makeObject, objectEntries, objectGet, toRegoString, typeName, type Value } from '../../value/index.js';
-import { typeError } from './strings-util.js';
+import { RSet, RObject, equal, isPlainObject, makeObject, objectEntries, objectGet, toRegoString, typeName, type Value } from '../../../value/index.js';
+import { typeError } from '../args.js';
 
 export class PatchError extends Error {}
 

@@ -1,11 +1,11 @@
 // Encoding built-ins: base64 / base64url (Go's strict decoders and their error texts),
 // hex, URL query encoding, and URI parsing.
 
-import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../../value/index.js';
-import { builtinError, operandError } from './errors.js';
-import { URLError, parseQuery, parseURL, queryEscape, queryUnescape, splitHostPort } from './encoding-url.js';
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { str } from './strings-util.js';
+import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../../../value/index.js';
+import { builtinError, operandError } from '../errors.js';
+import { URLError, parseQuery, parseURL, queryEscape, queryUnescape, splitHostPort } from './url.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { str } from '../args.js';
 const STD = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
 

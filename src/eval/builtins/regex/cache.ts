@@ -2,7 +2,7 @@
 // regex built-ins need (FindAll with Go's empty-match rules, ReplaceAllString expansion).
 
 import RE2 from 're2';
-import { builtinError } from './errors.js';
+import { builtinError } from '../errors.js';
 
 const MAX = 1000;
 const cache = new Map<string, RE2 | Error>();

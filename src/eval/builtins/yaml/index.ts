@@ -3,11 +3,11 @@
 // sorted keys and unindented block sequences when marshalling.
 
 import yaml from 'js-yaml';
-import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../../value/index.js';
-import { builtinError } from './errors.js';
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { str } from './strings-util.js';
-import { goYAMLIntType, goYAMLPlainLooksTyped } from './yaml-int.js';
+import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '../../../value/index.js';
+import { builtinError } from '../errors.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { str } from '../args.js';
+import { goYAMLIntType, goYAMLPlainLooksTyped } from './int.js';
 
 // go-yaml v2's booleans (YAML 1.1); this type replaces js-yaml's core one, so it lists true/false too.
 const BOOL11 = /^(?:y|Y|yes|Yes|YES|n|N|no|No|NO|on|On|ON|off|Off|OFF|true|True|TRUE|false|False|FALSE)$/;

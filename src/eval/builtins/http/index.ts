@@ -4,8 +4,8 @@
 // ctx.awaitIO so the evaluation is suspended, never the event loop.
 
 import fs from 'node:fs';
-import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from './registry.js';
-import { BuiltinError, builtinError, operandError } from './errors.js';
+import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from '../registry.js';
+import { BuiltinError, builtinError, operandError } from '../errors.js';
 import {
   RObject,
   isNumber,
@@ -16,9 +16,9 @@ import {
   toRegoString,
   type PlainObject,
   type Value,
-} from '../../value/index.js';
-import { parseDuration } from './time.js';
-import { send, type SendOptions } from './http-client.js';
+} from '../../../value/index.js';
+import { parseDuration } from '../time/index.js';
+import { send, type SendOptions } from './client.js';
 
 const ALLOWED = new Set([
   'method', 'url', 'body', 'enable_redirect', 'force_json_decode', 'force_yaml_decode', 'headers', 'raw_body',

@@ -3,8 +3,8 @@
 // float64 (or their text when a float64 cannot hold them), strings stay strings, and
 // every other value becomes its Rego text (so %v of a composite prints it in Rego syntax).
 
-import { BigNum, numberText, toBigInt, toRegoString, type Value } from '../../value/index.js';
-import { runes } from './strings-util.js';
+import { BigNum, numberText, toBigInt, toRegoString, type Value } from '../../../value/index.js';
+import { runes } from '../args.js';
 
 type Arg =
   | { kind: 'int'; v: bigint } // Go int (int64)

@@ -13,7 +13,7 @@ import {
   typeName,
   type RNumber,
   type Value,
-} from '../../value/index.js';
+} from '../../../value/index.js';
 import {
   DEFAULT_PREC,
   addFloat,
@@ -28,9 +28,9 @@ import {
   subFloat,
   truncFloat,
   type BigFloat,
-} from './arithmetic-bigfloat.js';
-import { builtinError, operandError, BuiltinError } from './errors.js';
-import { registerBuiltins } from './registry.js';
+} from './bigfloat.js';
+import { builtinError, operandError, BuiltinError } from '../errors.js';
+import { registerBuiltins } from '../registry.js';
 
 function num(v: Value, pos: number): RNumber {
   if (typeof v === 'number' || v instanceof BigNum) return v;

@@ -2,9 +2,9 @@
 // through the I/O suspension mechanism (ctx.awaitIO) so the event loop never blocks.
 
 import { promises as dns } from 'node:dns';
-import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from './registry.js';
-import { builtinError, operandError } from './errors.js';
-import { RSet, isPlainObject, objectEntries, RObject, type Value } from '../../value/index.js';
+import { registerBuiltins, type BuiltinContext, type BuiltinImpl } from '../registry.js';
+import { builtinError, operandError } from '../errors.js';
+import { RSet, isPlainObject, objectEntries, RObject, type Value } from '../../../value/index.js';
 import {
   defaultMaskBits,
   ipString,
@@ -15,7 +15,7 @@ import {
   parseCIDR,
   parseIP,
   type IPNet,
-} from './net-ip.js';
+} from './ip.js';
 
 function stringArg(args: Value[], i: number): string {
   const v = args[i]!;

@@ -4,7 +4,7 @@
 // class `[a-z]`/`[^...]`), each optionally followed by `*`, `+` or `?`.
 // The answer comes from a search over the product of the two patterns' automata.
 
-import { builtinError } from './errors.js';
+import { builtinError } from '../errors.js';
 
 /** A set of code points: sorted, disjoint [lo, hi] ranges. */
 type CharSet = [number, number][];

@@ -8,9 +8,9 @@
 // calls, html/js/urlquery escapers. Values print as Go prints the JSON-decoded data
 // (maps as map[k:v], arrays as [a b], null as <no value>).
 
-import { BigNum, RSet, compare, equal, isPlainObject, numberText, sortedKeys, type PlainObject, type Value } from '../../value/index.js';
-import { builtinError } from './errors.js';
-import { sprintf } from './strings-sprintf.js';
+import { BigNum, RSet, compare, equal, isPlainObject, numberText, sortedKeys, type PlainObject, type Value } from '../../../value/index.js';
+import { builtinError } from '../errors.js';
+import { sprintf } from './sprintf.js';
 
 type Tok = { t: 'field' | 'var' | 'str' | 'num' | 'ident' | 'punct'; v: string; pos: number };
 type Operand =

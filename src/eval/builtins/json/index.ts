@@ -1,13 +1,13 @@
 // JSON built-ins: marshal (Go's encoding/json output: sorted keys, HTML-safe escapes),
 // marshal_with_options, unmarshal (exact numbers), is_valid, filter, remove, patch.
 
-import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../../value/index.js';
-import { JSONParseError, parseJSON } from '../../value/index.js';
-import { builtinError, operandError } from './errors.js';
-import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTree } from './json-patch.js';
-import { registerBuiltins, type BuiltinImpl, type BuiltinFn } from './registry.js';
-import { goJSONDecodeError } from './json-go-errors.js';
-import { str, typeError } from './strings-util.js';
+import { RObject, isPlainObject, objectEntries, toJSONText, typeName, type Value } from '../../../value/index.js';
+import { JSONParseError, parseJSON } from '../../../value/index.js';
+import { builtinError, operandError } from '../errors.js';
+import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTree } from './patch.js';
+import { registerBuiltins, type BuiltinImpl, type BuiltinFn } from '../registry.js';
+import { goJSONDecodeError } from './go-errors.js';
+import { str, typeError } from '../args.js';
 
 /** Rewrites JSON text the way Go's encoder writes strings: <, >, &, U+2028/9 as \u escapes; \b and \f as \u00XX. */
 function goEscapes(json: string): string {

@@ -1,8 +1,8 @@
 // io.jwt.* built-ins, following OPA's topdown/tokens.go: decoding (with nested tokens),
 // signature checks per algorithm, decode_verify's constraints, and signing from JWKs.
 
-import { registerBuiltins, type BuiltinImpl } from './registry.js';
-import { builtinError, operandError } from './errors.js';
+import { registerBuiltins, type BuiltinImpl } from '../registry.js';
+import { builtinError, operandError } from '../errors.js';
 import {
   compareNumbers,
   isNumber,
@@ -14,7 +14,7 @@ import {
   toRegoString,
   type PlainObject,
   type Value,
-} from '../../value/index.js';
+} from '../../../value/index.js';
 import {
   JWS_ALGS,
   JwtError,
@@ -27,7 +27,7 @@ import {
   signInput,
   verifySignature,
   type VerificationKey,
-} from './jwt-keys.js';
+} from './keys.js';
 
 /** Runs f, turning key/encoding failures into eval_builtin_error. */
 function wrap<R>(f: () => R): R {

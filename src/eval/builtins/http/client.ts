@@ -6,7 +6,7 @@ import http from 'node:http';
 import https from 'node:https';
 import tls from 'node:tls';
 import yaml from 'js-yaml';
-import type { Value } from '../../value/index.js';
+import type { Value } from '../../../value/index.js';
 
 export interface SendOptions {
   method: string;
