@@ -1,5 +1,5 @@
 // The compiler: many modules -> one CompiledPolicy (the package tree of checked, rewritten
-// rules). Bodies are turned into closures by the evaluator (src/eval/plan), once per rule.
+// rules). Bodies are turned into closures by the evaluator (src/eval/closures), once per rule.
 
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
 import { getDeclaration } from './builtins/index.js';

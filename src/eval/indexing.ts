@@ -9,7 +9,7 @@ import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { refName } from '../compiler/terms.js';
 import type { EvalCtx } from './context.js';
 import { lookup } from '../value/collections.js';
-import { constValue, valueKey } from './plan/terms.js';
+import { constValue, valueKey } from './closures/terms.js';
 import type { Value } from '../value/index.js';
 
 interface RuleIndex {

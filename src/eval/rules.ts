@@ -6,12 +6,12 @@ import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { Frame, UNDEF, type EvalCtx } from './context.js';
 import { conflict } from './errors.js';
 import { equal, RSet, type Value } from '../value/index.js';
-import { planRule, type RulePlan } from './plan/rule-plan.js';
-import type { Step, TermC } from './plan/types.js';
+import { planRule, type RulePlan } from './closures/rule-plan.js';
+import type { Step, TermC } from './closures/types.js';
 import type { Location, Term } from '../lang/ast.js';
 import { ArgsMemo } from './args-memo.js';
 import { candidates } from './indexing.js';
-import { quietPolicy } from './plan/order.js';
+import { quietPolicy } from './closures/order.js';
 import { BigNum } from '../value/number.js';
 
 type CompleteRunner = (ev: EvalCtx) => Value | undefined;

@@ -7,7 +7,7 @@ import { conflict } from './errors.js';
 import { equal, isObject, isPlainObject, makeObject, newPlainObject, objectEntries, RSet, type Value } from '../value/index.js';
 import { lookup, markInsertionOrdered } from '../value/collections.js';
 import { evalComplete, evalSet, generalSolutions } from './rules.js';
-import { valueKey } from './plan/terms.js';
+import { valueKey } from './closures/terms.js';
 
 export function baseAt(data: Value, path: readonly string[]): Value | undefined {
   let v: Value | undefined = data;

@@ -5,7 +5,7 @@ import type { ConformanceCase } from './cases.js';
 import { parseModule, parseQuery, parseTerm } from '../../src/lang/index.js';
 import { compile } from '../../src/compiler/index.js';
 import { QueryPlan } from '../../src/eval/query.js';
-import { constValue } from '../../src/eval/plan/terms.js';
+import { constValue } from '../../src/eval/closures/terms.js';
 import { compareNumbers, isNumber, isObject, objectEntries, RSet, toJS, toJSONText, type Value } from '../../src/value/index.js';
 import '../../src/eval/builtins/index.js';
 import './test-builtins.js';

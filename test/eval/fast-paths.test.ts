@@ -1,4 +1,4 @@
-// Built-in calls the planner answers in place: count of an array (src/eval/plan/calls.ts)
+// Built-in calls the planner answers in place: count of an array (src/eval/closures/calls.ts)
 // and time.now_ns's number made once per instant (src/eval/builtins/time.ts).
 import { describe, expect, it } from 'vitest';
 import { Regolith } from '../../src/index.js';

@@ -1,4 +1,4 @@
-// Small boolean functions are inlined at their call sites (src/eval/plan/inline.ts). The
+// Small boolean functions are inlined at their call sites (src/eval/closures/inline.ts). The
 // answers must be those of an ordinary call: compared here with traced runs, which never
 // inline, over inputs that make the calls hold, fail and be undefined.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // Where iteration order is observable it stays sorted (OPA's order), even though set
 // rules, set/object comprehensions, complete rules and functions iterate sets and objects
-// in insertion order internally (src/eval/plan/order.ts).
+// in insertion order internally (src/eval/closures/order.ts).
 import { describe, expect, it } from 'vitest';
 import { BufferTracer, Regolith } from '../../src/index.js';
 

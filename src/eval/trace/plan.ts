@@ -6,8 +6,8 @@ import type { Body, Expr, Location, Rule } from '../../lang/ast.js';
 import { forEachVarShallow } from '../../compiler/terms.js';
 import type { Frame } from '../context.js';
 import type { Value } from '../../value/index.js';
-import type { PlanCtx } from '../plan/ctx.js';
-import type { Step } from '../plan/types.js';
+import type { PlanCtx } from '../closures/ctx.js';
+import type { Step } from '../closures/types.js';
 import type { TraceNode, TraceSink } from './events.js';
 
 function sinkOf(fr: Frame): TraceSink {
