@@ -2,6 +2,7 @@
 // Rego version lookup, and the canonical text `opa build` writes.
 
 import { BundleError, type Manifest } from './types.js';
+import { sortKeysDeep } from '../value/index.js';
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';
@@ -75,23 +76,14 @@ export function manifestIsEmpty(m: Manifest): boolean {
   );
 }
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]));
-  }
-  return v;
-}
-
 /** .manifest text as OPA writes it: struct field order, maps sorted, trailing newline. */
 export function manifestText(m: Manifest): string {
   const out: Record<string, unknown> = { revision: m.revision };
   out.roots = manifestRoots(m);
   if (m.wasm?.length) out.wasm = m.wasm;
   if (m.rego_version !== undefined) out.rego_version = m.rego_version;
-  if (m.file_rego_versions && Object.keys(m.file_rego_versions).length) out.file_rego_versions = sortKeys(m.file_rego_versions);
-  if (m.metadata && Object.keys(m.metadata).length) out.metadata = sortKeys(m.metadata);
+  if (m.file_rego_versions && Object.keys(m.file_rego_versions).length) out.file_rego_versions = sortKeysDeep(m.file_rego_versions);
+  if (m.metadata && Object.keys(m.metadata).length) out.metadata = sortKeysDeep(m.metadata);
   return JSON.stringify(out) + '\n';
 }
 

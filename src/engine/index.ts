@@ -30,4 +30,5 @@ export type {
   PolicyWriteOptions,
   ModuleInstall,
   ModuleChanges,
+  DecisionEvent,
 } from './types.js';

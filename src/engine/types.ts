@@ -140,3 +140,21 @@ export interface Engine {
   /** Partial evaluation for POST /v1/compile; may throw EngineError('unimplemented'). */
   compile(req: CompileRequest, opts: EvalOptions): Promise<CompileResult>;
 }
+
+/** One decision as the server reports it to decision logging (the same id is in the response). */
+export interface DecisionEvent {
+  decision_id: string;
+  /** "data.a.b" (the server's ref text) or "a/b". */
+  path?: string;
+  query?: string;
+  input?: Value;
+  result?: Value;
+  error?: { code: string; message: string };
+  /** RFC 3339; the logger stamps the event when missing. */
+  timestamp?: string;
+  metrics?: Record<string, number>;
+  requested_by?: string;
+  /** OPA's nd_builtin_cache: the non-deterministic built-in answers the decision used. */
+  nd_builtin_cache?: Value;
+  req_id?: number;
+}

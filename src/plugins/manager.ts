@@ -17,7 +17,7 @@ import { StoreActivator, type BundleActivator } from './bundle/activate.js';
 import { BundlePlugin } from './bundle/plugin.js';
 import { BundlePersistence, defaultPersistenceDir } from './bundle/persist.js';
 import { DecisionLogPlugin } from './logs/plugin.js';
-import type { DecisionInput } from './logs/event.js';
+import type { DecisionEvent } from '../engine/index.js';
 import type { PolicyEvaluator } from './logs/mask.js';
 import { StatusPlugin } from './status/plugin.js';
 
@@ -161,7 +161,7 @@ export class PluginManager {
   }
 
   /** The per-decision hook, or undefined when decision logging is off. */
-  get decisionLogger(): ((event: DecisionInput) => Promise<void>) | undefined {
+  get decisionLogger(): ((event: DecisionEvent) => Promise<void>) | undefined {
     const dl = this.decisionLogs;
     return dl ? (event) => dl.logDecision(event) : undefined;
   }
@@ -181,7 +181,7 @@ export class PluginManager {
   serverOptions(): {
     pluginStatus: () => Record<string, PluginStatus>;
     status: () => Value | undefined;
-    decisionLogger?: (event: DecisionInput) => Promise<void>;
+    decisionLogger?: (event: DecisionEvent) => Promise<void>;
     registry: Registry;
   } {
     return {

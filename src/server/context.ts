@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
-import type { Engine } from '../engine/types.js';
+import type { DecisionEvent, Engine } from '../engine/index.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 import type { GzipSettings } from './respond.js';
 import { dataPathToRef } from './params.js';
@@ -19,20 +19,7 @@ export interface PluginStatus {
   message?: string;
 }
 
-/** What a decision log plugin receives for each decision (the same id is in the response). */
-export interface DecisionEvent {
-  decision_id: string;
-  path?: string;
-  query?: string;
-  input?: Value;
-  result?: Value;
-  error?: { code: string; message: string };
-  timestamp: string;
-  metrics?: Record<string, number>;
-  requested_by?: string;
-  /** OPA's nd_builtin_cache: the non-deterministic built-in answers the decision used. */
-  nd_builtin_cache?: Value;
-}
+export type { DecisionEvent };
 
 /** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
 export type DecisionRecord = Omit<DecisionEvent, 'timestamp' | 'nd_builtin_cache'> & {

@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { toJSONText, isPlainObject } from '../value/index.js';
 import type { PlainObject, Value } from '../value/index.js';
 import { parseJSON } from '../value/index.js';
+import { writeFileAtomic } from './atomic-write.js';
 
 export interface PersistedState {
   data: PlainObject;
@@ -22,7 +23,6 @@ export interface Persistence {
 const FILE = 'store.json';
 
 export class DirectoryPersistence implements Persistence {
-  private seq = 0;
   constructor(readonly dir: string) {}
 
   get file(): string {
@@ -50,33 +50,7 @@ export class DirectoryPersistence implements Persistence {
   }
 
   save(state: PersistedState): void {
-    fs.mkdirSync(this.dir, { recursive: true });
     const doc: Record<string, Value> = { format: 1, data: state.data, policies: state.policies };
-    const text = toJSONText(doc as unknown as Value);
-    const tmp = path.join(this.dir, `.${FILE}.${process.pid}.${++this.seq}.tmp`);
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, text);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      fs.renameSync(tmp, this.file);
-    } catch (e) {
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
-    // Make the rename itself durable (best effort: not every platform can fsync a directory).
-    try {
-      const dfd = fs.openSync(this.dir, 'r');
-      try {
-        fs.fsyncSync(dfd);
-      } finally {
-        fs.closeSync(dfd);
-      }
-    } catch {
-      /* ignore */
-    }
+    writeFileAtomic(this.file, toJSONText(doc as unknown as Value));
   }
 }

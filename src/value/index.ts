@@ -29,7 +29,7 @@ export {
 } from './object.js';
 export { compare, equal, typeName, compareStrings } from './compare.js';
 export { hashValue, hashString } from './hash.js';
-export { toJS, toJSONText, isJSON } from './json-write.js';
+export { toJS, toJSONText, isJSON, sortKeysDeep } from './json-write.js';
 export { parseJSON, parseJSONText, JSONParseError, DEFAULT_MAX_DEPTH, type JSONTree, type ParseOptions as JSONParseOptions } from './json-read.js';
 export { toRegoString } from './print.js';
 export { nextValueEpoch } from './epoch.js';

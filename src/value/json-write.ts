@@ -107,3 +107,13 @@ export function isJSON(v: Value): boolean {
   for (const k in v) if (Object.hasOwn(v, k) && !isJSON(v[k]!)) return false;
   return true;
 }
+
+/** Plain JSON with every object's keys in sorted order, as Go marshals maps. */
+export function sortKeysDeep(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(sortKeysDeep);
+  if (v && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeysDeep(o[k])]));
+  }
+  return v;
+}

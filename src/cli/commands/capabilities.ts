@@ -5,24 +5,15 @@
 import { readFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { capabilitiesBuiltins } from '../../engine/index.js';
+import { sortKeysDeep } from '../../value/index.js';
 import { CLIError, examples, out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
-
-/** Go marshals type declarations as maps: keys in sorted order. */
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return Object.fromEntries(Object.keys(o).sort().map((k) => [k, sortKeys(o[k])]));
-  }
-  return v;
-}
 
 export function currentCapabilities(v0: boolean): Record<string, unknown> {
   return {
     builtins: capabilitiesBuiltins().map((b) => {
       const { decl, ...rest } = b as { decl: unknown };
-      return { ...rest, decl: sortKeys(decl) };
+      return { ...rest, decl: sortKeysDeep(decl) };
     }),
     future_keywords: futureKeywords(v0),
     wasm_abi_versions: [],

@@ -6,15 +6,13 @@
 import { STATUS_CODES } from 'node:http';
 import type { BundleSourceConfig } from '../config/types.js';
 import { ServiceRequestError, type ServiceClient } from '../services/client.js';
-import { backoffMs, jitteredDelayMs, secondsToMs, sleep, type Timing } from '../timing.js';
+import { backoffMs, jitteredDelayMs, secondsToMs, type Timing } from '../timing.js';
+import { PollingSource, type DownloadResult } from './polling-source.js';
 
 /** Media type a server sends back to say it supports long polling (as OPA's servers do). */
 export const LONG_POLLING_MEDIA_TYPE = 'application/vnd.openpolicyagent.bundles';
 
-export type DownloadResult =
-  | { kind: 'bundle'; archive: Buffer; etag?: string; requestNs: number }
-  | { kind: 'not-modified'; requestNs: number }
-  | { kind: 'error'; message: string; httpCode?: number; requestNs: number };
+export type { DownloadResult } from './polling-source.js';
 
 export interface DownloaderOptions {
   client: ServiceClient;
@@ -26,56 +24,15 @@ export interface DownloaderOptions {
   etag: () => string | undefined;
 }
 
-export class Downloader {
-  private readonly abort = new AbortController();
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
+export class Downloader extends PollingSource {
   private longPolling = false;
   private failures = 0;
 
-  constructor(private readonly opts: DownloaderOptions) {}
-
-  /** Starts polling (periodic trigger) or waits for trigger() calls (manual trigger). */
-  start(): void {
-    this.loop ??= this.run();
+  constructor(private readonly opts: DownloaderOptions) {
+    super(opts.config.trigger === 'manual', opts.onResult);
   }
 
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.wake?.();
-    await this.loop;
-  }
-
-  /** Downloads once now (manual trigger, or to cut a polling delay short). */
-  async once(): Promise<void> {
-    await this.opts.onResult(await this.fetchOnce());
-  }
-
-  private async run(): Promise<void> {
-    const manual = this.opts.config.trigger === 'manual';
-    while (!this.abort.signal.aborted) {
-      if (manual) {
-        await new Promise<void>((r) => (this.wake = r));
-        if (this.abort.signal.aborted) return;
-      }
-      const res = await this.fetchOnce();
-      if (this.abort.signal.aborted) return;
-      try {
-        await this.opts.onResult(res);
-      } catch {
-        /* onResult reports its own errors */
-      }
-      if (manual) continue;
-      if (!(await sleep(this.nextDelayMs(res), this.abort.signal))) return;
-    }
-  }
-
-  /** Manual trigger: run one download in the loop. */
-  trigger(): void {
-    this.wake?.();
-  }
-
-  private nextDelayMs(res: DownloadResult): number {
+  protected delayAfter(res: DownloadResult): number {
     const { polling } = this.opts.config;
     if (res.kind === 'error') {
       return backoffMs(this.opts.timing, this.failures - 1, secondsToMs(this.opts.timing, polling.max_delay_seconds));
@@ -85,7 +42,7 @@ export class Downloader {
     return jitteredDelayMs(this.opts.timing, polling.min_delay_seconds, polling.max_delay_seconds);
   }
 
-  private async fetchOnce(): Promise<DownloadResult> {
+  protected async fetchOnce(): Promise<DownloadResult> {
     const { client, config, timing } = this.opts;
     const headers: Record<string, string> = {};
     const etag = this.opts.etag();

@@ -9,8 +9,8 @@ import { readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { packEntries, readDirectoryEntries } from '../../bundle/index.js';
 import type { BundleSourceConfig } from '../config/types.js';
-import { jitteredDelayMs, sleep, type Timing } from '../timing.js';
-import type { DownloadResult } from './download.js';
+import { jitteredDelayMs, type Timing } from '../timing.js';
+import { PollingSource, type DownloadResult } from './polling-source.js';
 
 export interface FileSourceOptions {
   config: BundleSourceConfig;
@@ -26,47 +26,17 @@ export function filePathOf(resource: string): string {
   return resource.slice('file://'.length);
 }
 
-export class FileSource {
-  private readonly abort = new AbortController();
-  private loop: Promise<void> | undefined;
-  private wake: (() => void) | undefined;
-
-  constructor(private readonly opts: FileSourceOptions) {}
-
-  start(): void {
-    this.loop ??= this.run();
+export class FileSource extends PollingSource {
+  constructor(private readonly opts: FileSourceOptions) {
+    super(opts.config.trigger === 'manual', opts.onResult);
   }
 
-  async stop(): Promise<void> {
-    this.abort.abort();
-    this.wake?.();
-    await this.loop;
-  }
-
-  async once(): Promise<void> {
-    await this.opts.onResult(this.readOnce());
-  }
-
-  private async run(): Promise<void> {
-    const manual = this.opts.config.trigger === 'manual';
+  protected delayAfter(): number {
     const { polling } = this.opts.config;
-    while (!this.abort.signal.aborted) {
-      if (manual) {
-        await new Promise<void>((r) => (this.wake = r));
-        if (this.abort.signal.aborted) return;
-      }
-      try {
-        await this.opts.onResult(this.readOnce());
-      } catch {
-        /* onResult reports its own errors */
-      }
-      if (manual) continue;
-      const delay = jitteredDelayMs(this.opts.timing, polling.min_delay_seconds, polling.max_delay_seconds);
-      if (!(await sleep(delay, this.abort.signal))) return;
-    }
+    return jitteredDelayMs(this.opts.timing, polling.min_delay_seconds, polling.max_delay_seconds);
   }
 
-  private readOnce(): DownloadResult {
+  protected fetchOnce(): DownloadResult {
     const t0 = process.hrtime.bigint();
     const took = (): number => Number(process.hrtime.bigint() - t0);
     const path = filePathOf(this.opts.config.resource);

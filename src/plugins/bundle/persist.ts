@@ -5,6 +5,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { writeFileAtomic } from '../../storage/index.js';
 
 const FILE = 'bundle.tar.gz';
 
@@ -22,33 +23,7 @@ export class BundlePersistence {
   }
 
   save(name: string, archive: Uint8Array): void {
-    const file = this.fileOf(name);
-    const dir = path.dirname(file);
-    fs.mkdirSync(dir, { recursive: true });
-    const tmp = path.join(dir, `.${FILE}.${process.pid}.${Date.now()}.tmp`);
-    const fd = fs.openSync(tmp, 'w', 0o600);
-    try {
-      fs.writeSync(fd, archive);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    try {
-      fs.renameSync(tmp, file);
-    } catch (e) {
-      fs.rmSync(tmp, { force: true });
-      throw e;
-    }
-    try {
-      const dfd = fs.openSync(dir, 'r');
-      try {
-        fs.fsyncSync(dfd);
-      } finally {
-        fs.closeSync(dfd);
-      }
-    } catch {
-      /* directories cannot be fsynced everywhere; the rename is still atomic */
-    }
+    writeFileAtomic(this.fileOf(name), archive);
   }
 
   /** The persisted archive, or undefined when there is none. */

@@ -1,23 +1,8 @@
 // One decision log event in OPA's shape, built from what the server reports about a
 // decision plus the sidecar's labels and the active bundle revisions.
 
-import { newPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
-
-/** What the server hands over for each decision (the server's DecisionEvent). */
-export interface DecisionInput {
-  decision_id: string;
-  /** "data.a.b" (the server's ref text) or "a/b". */
-  path?: string;
-  query?: string;
-  input?: Value;
-  result?: Value;
-  error?: { code: string; message: string };
-  timestamp?: string;
-  metrics?: Record<string, number>;
-  requested_by?: string;
-  nd_builtin_cache?: Value;
-  req_id?: number;
-}
+import { newPlainObject, toJSONText, type PlainObject } from '../../value/index.js';
+import type { DecisionEvent } from '../../engine/index.js';
 
 /** "data.a.b[\"c d\"]" -> "a/b/c d" (OPA logs the path without "data", slash-separated). */
 export function eventPath(p: string): string {
@@ -35,7 +20,7 @@ export interface EventContext {
   revisions: Record<string, string>;
 }
 
-export function buildEvent(d: DecisionInput, ctx: EventContext): PlainObject {
+export function buildEvent(d: DecisionEvent, ctx: EventContext): PlainObject {
   const e = newPlainObject();
   e['labels'] = { ...ctx.labels };
   e['decision_id'] = d.decision_id;

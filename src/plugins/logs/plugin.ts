@@ -12,7 +12,8 @@ import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timin
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import { EventBuffer } from './buffer.js';
 import { chunkEvents } from './chunk.js';
-import { buildEvent, encodeEvent, type DecisionInput } from './event.js';
+import { buildEvent, encodeEvent } from './event.js';
+import type { DecisionEvent } from '../../engine/index.js';
 import { filterEvent, type PolicyEvaluator } from './mask.js';
 
 export interface DecisionLogPluginOptions {
@@ -96,7 +97,7 @@ export class DecisionLogPlugin implements Plugin {
   }
 
   /** The hook the server calls once per decision (ServerOptions.decisionLogger). */
-  async logDecision(d: DecisionInput): Promise<void> {
+  async logDecision(d: DecisionEvent): Promise<void> {
     if (!this.buffer.admit()) return;
     const event = buildEvent(d, { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? {} });
     let filtered: PlainObject | undefined;
