@@ -5,9 +5,10 @@
 import { toJSONText, type RawResult, type RegoErrorDetail, type Value } from '../engine/index.js';
 import { formatErrors } from '../engine/syntax.js';
 import { jsonText, ordered } from './json-out.js';
+import { EVAL_FORMATS } from './options.js';
 import { asciiTable, limit } from './result-table.js';
 
-export const EVAL_FORMATS = ['json', 'values', 'bindings', 'pretty', 'raw'] as const;
+export { EVAL_FORMATS };
 export type EvalFormat = (typeof EVAL_FORMATS)[number];
 
 export interface EvalOutput {

@@ -1,9 +1,9 @@
 // The `regolith` command: a commander program whose subcommands come from the registry
-// in commands/index.ts. Usage errors (unknown flag or command, missing argument) and
+// in registry/index.ts. Usage errors (unknown flag or command, missing argument) and
 // command failures print a message on stderr and exit with code 1, as `opa` does.
 
 import { Command, CommanderError } from 'commander';
-import { commands } from './commands/index.js';
+import { commands } from './registry/index.js';
 import { CLIError, examples, printError, red } from './io.js';
 import { regolithVersion } from './version-info.js';
 

@@ -4,8 +4,7 @@
 
 import pino, { type Logger } from 'pino';
 
-export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'];
-export const LOG_FORMATS = ['json', 'json-pretty', 'text'];
+export { LOG_FORMATS, LOG_LEVELS } from './options.js';
 
 function textLine(line: string): string {
   let entry: Record<string, unknown>;

@@ -3,15 +3,14 @@
 // per op (estimated from heap growth: Node has no allocation counter) and latency
 // percentiles, as a table, Go's BenchmarkResult JSON, or Go benchmark lines.
 
-import type { Command } from 'commander';
 import { readFileSync } from 'node:fs';
 import type { RegoVersion, Value } from '../../engine/index.js';
 import { benchmark, goBenchMemString, goBenchString, type BenchResult } from '../bench-loop.js';
 import { prettyErrorText, renderEval } from '../eval-output.js';
-import { CLIError, examples } from '../io.js';
+import { CLIError } from '../io.js';
 import { jsonText, ordered } from '../json-out.js';
 import { loadPaths, LoadError } from '../load-paths.js';
-import { collectList } from '../options.js';
+import { BENCH_FORMATS } from '../options.js';
 import { buildPolicySet, toErrorDetails } from '../policy-set.js';
 import { prepareQuery, runPrepared, type PreparedRun } from '../run-query.js';
 import { parseInputText } from './eval.js';
@@ -32,7 +31,7 @@ interface BenchFlags {
   v1Compatible?: boolean;
 }
 
-const FORMATS = ['pretty', 'json', 'gobench'];
+const FORMATS = BENCH_FORMATS;
 const LATENCY_SAMPLES = 1000;
 
 function percentile(sorted: number[], p: number): number {
@@ -147,33 +146,5 @@ async function doBench(query: string, f: BenchFlags): Promise<void> {
   }
 }
 
-export function registerBench(program: Command): Command {
-  return program
-    .command('bench')
-    .description('Benchmark a Rego query')
-    .argument('<query>', 'the Rego query to benchmark')
-    .option('-d, --data <path>', 'set policy or data file(s); repeatable', collectList, [])
-    .option('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [])
-    .option('-i, --input <file>', 'set input file path (JSON or YAML)')
-    .option('-I, --stdin-input', 'read input document from stdin')
-    .option('-f, --format <format>', `set output format (${FORMATS.join(', ')})`, 'pretty')
-    .option('--count <n>', 'number of times to repeat each benchmark', '1')
-    .option('--benchtime <seconds>', 'how long each benchmark runs (seconds)', '1')
-    .option('--benchmem', 'report memory allocations with benchmark results (default true)', true)
-    .option('--no-benchmem', 'do not report memory allocations')
-    .option('--metrics', 'report latency percentiles with benchmark results (default true)', true)
-    .option('--no-metrics', 'do not report latency percentiles')
-    .option('--fail', 'exits with non-zero exit code on undefined/empty result and errors (default true)', true)
-    .option('--no-fail', 'benchmark even when the result is undefined')
-    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .addHelpText(
-      'after',
-      examples([
-        "regolith bench -d examples/sample -i input.json 'data.httpapi.authz.allow'",
-        "regolith bench --format json --count 3 -b bundle.tar.gz 'data.authz.allow'",
-      ]),
-    )
-    .action(async (query: string, f: BenchFlags) => doBench(query, f));
-}
+/** The `regolith bench` action (its flags are declared in ../registry/bench.ts). */
+export const benchAction = async (query: string, f: BenchFlags) => doBench(query, f);

@@ -3,10 +3,9 @@
 // built-ins. Without flags it lists the capabilities versions known, as `opa` does.
 
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
-import { capabilitiesBuiltins } from '../../engine/index.js';
+import { capabilitiesBuiltins } from '../../engine/capabilities.js';
 import { sortKeysDeep } from '../../value/index.js';
-import { CLIError, examples, out } from '../io.js';
+import { CLIError, out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
 
 export function currentCapabilities(v0: boolean): Record<string, unknown> {
@@ -27,46 +26,30 @@ function futureKeywords(v0: boolean): string[] {
   return v0 ? ['contains', 'every', 'if', 'in'] : ['and', 'not', 'or'];
 }
 
-export function registerCapabilities(program: Command): Command {
-  return program
-    .command('capabilities')
-    .description('Print the capabilities of regolith')
-    .option('--current', 'print current capabilities')
-    .option('--version <version>', 'print capabilities of a specific version')
-    .option('--file <path>', 'print capabilities defined by a file')
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .addHelpText(
-      'after',
-      examples([
-        'regolith capabilities                 # list the capabilities versions known',
-        'regolith capabilities --current       # the built-ins and features of this build',
-        'regolith capabilities --file caps.json',
-      ]),
-    )
-    .action((opts: { current?: boolean; version?: string; file?: string; v0Compatible?: boolean }) => {
-      const mine = `v${regolithVersion()}`;
-      let caps: unknown;
-      if (opts.version) {
-        if (opts.version !== mine) throw new CLIError(`no capabilities version found ${opts.version}`);
-        caps = currentCapabilities(!!opts.v0Compatible);
-      } else if (opts.file) {
-        let text: string;
-        try {
-          text = readFileSync(opts.file, 'utf8');
-        } catch {
-          throw new CLIError(`open ${opts.file}: no such file or directory`);
-        }
-        try {
-          caps = JSON.parse(text);
-        } catch (e) {
-          throw new CLIError(`${opts.file}: ${(e as Error).message}`);
-        }
-      } else if (opts.current) {
-        caps = currentCapabilities(!!opts.v0Compatible);
-      } else {
-        out(mine);
-        return;
-      }
-      out(JSON.stringify(caps, null, 2));
-    });
-}
+/** The `regolith capabilities` action (its flags are declared in ../registry/capabilities.ts). */
+export const capabilitiesAction = (opts: { current?: boolean; version?: string; file?: string; v0Compatible?: boolean }) => {
+  const mine = `v${regolithVersion()}`;
+  let caps: unknown;
+  if (opts.version) {
+    if (opts.version !== mine) throw new CLIError(`no capabilities version found ${opts.version}`);
+    caps = currentCapabilities(!!opts.v0Compatible);
+  } else if (opts.file) {
+    let text: string;
+    try {
+      text = readFileSync(opts.file, 'utf8');
+    } catch {
+      throw new CLIError(`open ${opts.file}: no such file or directory`);
+    }
+    try {
+      caps = JSON.parse(text);
+    } catch (e) {
+      throw new CLIError(`${opts.file}: ${(e as Error).message}`);
+    }
+  } else if (opts.current) {
+    caps = currentCapabilities(!!opts.v0Compatible);
+  } else {
+    out(mine);
+    return;
+  }
+  out(JSON.stringify(caps, null, 2));
+};

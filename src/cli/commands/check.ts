@@ -4,13 +4,11 @@
 
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Command } from 'commander';
 import { RegoParseError, parseModule, type Module, type RegoErrorDetail } from '../../engine/syntax.js';
 import { compile, RegoCompileError } from '../../engine/index.js';
 import { readBundleEntries } from '../../bundle/index.js';
 import { globMatch } from '../../bundle/verify.js';
-import { CLIError, examples } from '../io.js';
-import { collectList } from '../options.js';
+import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 
 interface Source {
@@ -56,54 +54,38 @@ async function bundleFiles(path: string): Promise<Source[]> {
     .map((e) => ({ file: statSync(path).isDirectory() ? join(path, e.path) : '/' + e.path, text: Buffer.from(e.bytes).toString('utf8'), version }));
 }
 
-export function registerCheck(program: Command): Command {
-  return program
-    .command('check')
-    .description('Check Rego source files')
-    .argument('<path...>', 'Rego files or directories (bundles with -b)')
-    .option('-f, --format <format>', 'set output format (pretty, json)', 'pretty')
-    .option('-b, --bundle', 'load paths as bundle files or root directories')
-    .option('-S, --strict', 'enable compiler strict mode')
-    .option('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early (0 for no limit)', '10')
-    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .addHelpText(
-      'after',
-      examples(['regolith check policies/', 'regolith check --strict --format json policy.rego', 'regolith check -b bundle.tar.gz']),
-    )
-    .action(async (paths: string[], opts: { format: string; bundle?: boolean; strict?: boolean; maxErrors: string; ignore: string[]; v0Compatible?: boolean }) => {
-      if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
-      const max = Number(opts.maxErrors);
-      if (!Number.isInteger(max) || max < 0) throw new CLIError(`invalid --max-errors value "${opts.maxErrors}"`);
-      const sources: Source[] = [];
-      for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
-      const errors: RegoErrorDetail[] = [];
-      const fallback = opts.v0Compatible ? 'v0' : 'v1';
-      const modules: Module[] = [];
-      for (const s of sources) {
-        try {
-          modules.push(parseModule(s.text, { filename: s.file, regoVersion: opts.v0Compatible ? 'v0' : (s.version ?? fallback) }));
-        } catch (e) {
-          if (!(e instanceof RegoParseError)) throw e;
-          errors.push(...e.errors);
-        }
-      }
-      // As opa check: compile only what parsed cleanly, stopping at the compiler's error limit.
-      let compiled = false;
-      if (errors.length === 0) {
-        try {
-          compile(modules, { strict: !!opts.strict });
-        } catch (e) {
-          if (!(e instanceof RegoCompileError)) throw e;
-          errors.push(...e.errors);
-          compiled = true;
-        }
-      }
-      if (errors.length === 0) return;
-      let shown = max > 0 && errors.length > max ? errors.slice(0, max) : errors;
-      if (compiled && shown.length < errors.length) shown = [...shown, { code: 'rego_compile_error', message: 'error limit reached' }];
-      process.stderr.write((opts.format === 'json' ? jsonErrors(shown) : prettyErrors(shown)) + '\n');
-      throw new CLIError('');
-    });
-}
+/** The `regolith check` action (its flags are declared in ../registry/check.ts). */
+export const checkAction = async (paths: string[], opts: { format: string; bundle?: boolean; strict?: boolean; maxErrors: string; ignore: string[]; v0Compatible?: boolean }) => {
+  if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
+  const max = Number(opts.maxErrors);
+  if (!Number.isInteger(max) || max < 0) throw new CLIError(`invalid --max-errors value "${opts.maxErrors}"`);
+  const sources: Source[] = [];
+  for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
+  const errors: RegoErrorDetail[] = [];
+  const fallback = opts.v0Compatible ? 'v0' : 'v1';
+  const modules: Module[] = [];
+  for (const s of sources) {
+    try {
+      modules.push(parseModule(s.text, { filename: s.file, regoVersion: opts.v0Compatible ? 'v0' : (s.version ?? fallback) }));
+    } catch (e) {
+      if (!(e instanceof RegoParseError)) throw e;
+      errors.push(...e.errors);
+    }
+  }
+  // As opa check: compile only what parsed cleanly, stopping at the compiler's error limit.
+  let compiled = false;
+  if (errors.length === 0) {
+    try {
+      compile(modules, { strict: !!opts.strict });
+    } catch (e) {
+      if (!(e instanceof RegoCompileError)) throw e;
+      errors.push(...e.errors);
+      compiled = true;
+    }
+  }
+  if (errors.length === 0) return;
+  let shown = max > 0 && errors.length > max ? errors.slice(0, max) : errors;
+  if (compiled && shown.length < errors.length) shown = [...shown, { code: 'rego_compile_error', message: 'error limit reached' }];
+  process.stderr.write((opts.format === 'json' ? jsonErrors(shown) : prettyErrors(shown)) + '\n');
+  throw new CLIError('');
+};

@@ -4,15 +4,13 @@
 // code 1; --fail / --fail-defined turn an undefined / defined result into exit code 1.
 
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import yaml from 'js-yaml';
 import { BufferTracer, type ExplainMode, type RegoVersion, type Value } from '../../engine/index.js';
 import { parseDataJSON } from '../../bundle/index.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
-import { CLIError, examples } from '../io.js';
+import { CLIError } from '../io.js';
 import { loadPaths, LoadError } from '../load-paths.js';
-import { collectList } from '../options.js';
 import { buildPolicySet, toErrorDetails } from '../policy-set.js';
 import { prepareQuery, runPrepared } from '../run-query.js';
 
@@ -118,52 +116,20 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
   return out;
 }
 
-export function registerEval(program: Command): Command {
-  return program
-    .command('eval')
-    .description('Evaluate a Rego query')
-    .argument('[query]', 'the Rego query to evaluate (e.g. data.authz.allow)')
-    .option('-d, --data <path>', 'set policy or data file(s); repeatable; "prefix:path" loads under data.prefix', collectList, [])
-    .option('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [])
-    .option('-i, --input <file>', 'set input file path (JSON or YAML)')
-    .option('-I, --stdin-input', 'read input document from stdin')
-    .option('--stdin', 'read query from stdin')
-    .option('-f, --format <format>', `set output format (${EVAL_FORMATS.join(', ')})`, 'json')
-    .option('--fail', 'exits with non-zero exit code on undefined/empty result and errors')
-    .option('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors')
-    .option('--explain <mode>', 'enable query explanations (notes, fails, full, debug)')
-    .option('--metrics', 'report query performance metrics')
-    .option('-p, --partial', 'perform partial evaluation (not supported yet)')
-    .option('-u, --unknowns <term>', 'set paths to treat as unknown during partial evaluation (not supported yet)', collectList, [])
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .option('--strict-builtin-errors', 'treat the first built-in function error encountered as fatal')
-    .option('--timeout <duration>', 'set eval timeout (e.g. 5s, 250ms; 0 means no timeout)', '0')
-    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
-    .option('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80')
-    .addHelpText(
-      'after',
-      examples([
-        "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
-        "regolith eval -b bundle.tar.gz --format raw 'data.authz.reason'",
-        "echo '{\"user\":\"alice\"}' | regolith eval -I -d policies/ --fail 'data.authz.allow'",
-        "regolith eval --format pretty 'x := [1, 2, 3][_]'",
-      ]),
-    )
-    .action(async (queryArg: string | undefined, f: EvalFlags) => {
-      const { format, timeoutMs, prettyLimit } = checkFlags(f);
-      let query = queryArg;
-      if (f.stdin) {
-        if (query !== undefined) throw new CLIError('specify query argument or --stdin but not both');
-        query = readStdin();
-      }
-      if (query === undefined || query.trim() === '') throw new CLIError('specify query argument or --stdin');
-      const out = await evaluate(query, f, timeoutMs);
-      const printed = renderEval(out, format, prettyLimit);
-      process.stdout.write(printed.stdout);
-      process.stderr.write(printed.stderr);
-      if (out.errors?.length) throw new CLIError('');
-      const defined = (out.results?.length ?? 0) > 0;
-      if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
-    });
-}
+/** The `regolith eval` action (its flags are declared in ../registry/eval.ts). */
+export const evalAction = async (queryArg: string | undefined, f: EvalFlags) => {
+  const { format, timeoutMs, prettyLimit } = checkFlags(f);
+  let query = queryArg;
+  if (f.stdin) {
+    if (query !== undefined) throw new CLIError('specify query argument or --stdin but not both');
+    query = readStdin();
+  }
+  if (query === undefined || query.trim() === '') throw new CLIError('specify query argument or --stdin');
+  const out = await evaluate(query, f, timeoutMs);
+  const printed = renderEval(out, format, prettyLimit);
+  process.stdout.write(printed.stdout);
+  process.stderr.write(printed.stderr);
+  if (out.errors?.length) throw new CLIError('');
+  const defined = (out.results?.length ?? 0) > 0;
+  if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
+};

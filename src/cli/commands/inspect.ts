@@ -2,9 +2,8 @@
 // which namespace of `data`, as a table (pretty) or OPA's JSON document.
 
 import { statSync } from 'node:fs';
-import type { Command } from 'commander';
 import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../bundle/index.js';
-import { CLIError, bold, examples, out } from '../io.js';
+import { CLIError, bold, out } from '../io.js';
 import { renderTable, truncate } from '../table.js';
 
 function pretty(info: BundleInfo): string {
@@ -30,29 +29,18 @@ function pretty(info: BundleInfo): string {
   return text;
 }
 
-export function registerInspect(program: Command): Command {
-  return program
-    .command('inspect')
-    .description('Inspect a bundle')
-    .argument('<path>', 'a bundle directory or .tar.gz')
-    .option('-f, --format <format>', 'set output format (pretty, json)', 'pretty')
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .addHelpText(
-      'after',
-      examples(['regolith inspect bundle.tar.gz', 'regolith inspect --format json policies/']),
-    )
-    .action(async (path: string, opts: { format: string }) => {
-      if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
-      let info: BundleInfo;
-      try {
-        // Like `opa inspect`, signatures are shown but not verified.
-        const bundle = await readBundle(path, { skipVerify: true });
-        info = inspectBundle(bundle, statSync(path).isDirectory());
-      } catch (e) {
-        if (e instanceof BundleError) throw new CLIError(e.message);
-        throw e;
-      }
-      if (opts.format === 'json') out(JSON.stringify(info, null, 2));
-      else process.stdout.write(pretty(info));
-    });
-}
+/** The `regolith inspect` action (its flags are declared in ../registry/inspect.ts). */
+export const inspectAction = async (path: string, opts: { format: string }) => {
+  if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
+  let info: BundleInfo;
+  try {
+    // Like `opa inspect`, signatures are shown but not verified.
+    const bundle = await readBundle(path, { skipVerify: true });
+    info = inspectBundle(bundle, statSync(path).isDirectory());
+  } catch (e) {
+    if (e instanceof BundleError) throw new CLIError(e.message);
+    throw e;
+  }
+  if (opts.format === 'json') out(JSON.stringify(info, null, 2));
+  else process.stdout.write(pretty(info));
+};

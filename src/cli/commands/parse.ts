@@ -2,9 +2,8 @@
 // (--format json, with --json-include locations) or an indented tree (pretty).
 
 import { readFileSync } from 'node:fs';
-import type { Command } from 'commander';
 import { RegoParseError, moduleToJSON, parseModule } from '../../engine/syntax.js';
-import { CLIError, examples, out } from '../io.js';
+import { CLIError, out } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 
 /** The name shown for an element of a list, from the list's own name. */
@@ -44,44 +43,31 @@ function tree(v: unknown, label: string, depth: number, lines: string[]): void {
   for (const [k, x] of Object.entries(o)) tree(x, k, depth + 1, lines);
 }
 
-export function registerParse(program: Command): Command {
-  return program
-    .command('parse')
-    .description('Parse Rego source file')
-    .argument('<path>', 'a .rego file')
-    .option('-f, --format <format>', 'set output format (pretty, json)', 'pretty')
-    .option('--json-include <items>', 'include or exclude optional elements in JSON output: "locations"', '')
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .addHelpText(
-      'after',
-      examples(['regolith parse policy.rego', 'regolith parse --format json policy.rego', 'regolith parse --format json --json-include locations policy.rego']),
-    )
-    .action((path: string, opts: { format: string; jsonInclude: string; v0Compatible?: boolean }) => {
-      if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch {
-        throw new CLIError(`open ${path}: no such file or directory`);
-      }
-      let mod;
-      try {
-        mod = parseModule(text, { filename: path, regoVersion: opts.v0Compatible ? 'v0' : 'v1' });
-      } catch (e) {
-        if (e instanceof RegoParseError) {
-          process.stderr.write((opts.format === 'json' ? jsonErrors(e.errors) : prettyErrors(e.errors)) + '\n');
-          throw new CLIError('');
-        }
-        throw e;
-      }
-      const includeLocation = opts.jsonInclude.split(',').includes('locations');
-      const json = moduleToJSON(mod, { includeLocation });
-      if (opts.format === 'json') out(JSON.stringify(json, null, 2));
-      else {
-        const lines: string[] = [];
-        tree(json, 'module', 0, lines);
-        out(lines.join('\n'));
-      }
-    });
-}
+/** The `regolith parse` action (its flags are declared in ../registry/parse.ts). */
+export const parseAction = (path: string, opts: { format: string; jsonInclude: string; v0Compatible?: boolean }) => {
+  if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch {
+    throw new CLIError(`open ${path}: no such file or directory`);
+  }
+  let mod;
+  try {
+    mod = parseModule(text, { filename: path, regoVersion: opts.v0Compatible ? 'v0' : 'v1' });
+  } catch (e) {
+    if (e instanceof RegoParseError) {
+      process.stderr.write((opts.format === 'json' ? jsonErrors(e.errors) : prettyErrors(e.errors)) + '\n');
+      throw new CLIError('');
+    }
+    throw e;
+  }
+  const includeLocation = opts.jsonInclude.split(',').includes('locations');
+  const json = moduleToJSON(mod, { includeLocation });
+  if (opts.format === 'json') out(JSON.stringify(json, null, 2));
+  else {
+    const lines: string[] = [];
+    tree(json, 'module', 0, lines);
+    out(lines.join('\n'));
+  }
+};

@@ -2,12 +2,11 @@
 // with -b) and reports like `opa test`. Exit codes as opa: 0 when every test passes, 2
 // when a test fails, errors or is skipped (unless -z), 1 when loading or compiling fails.
 
-import type { Command } from 'commander';
 import { parseDuration } from '../duration.js';
 import { prettyErrorText } from '../eval-output.js';
-import { CLIError, examples } from '../io.js';
+import { CLIError } from '../io.js';
 import { loadPaths } from '../load-paths.js';
-import { collectList } from '../options.js';
+import { BENCH_FORMATS } from '../options.js';
 import { buildPolicySet, toErrorDetails } from '../policy-set.js';
 import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
@@ -31,7 +30,7 @@ interface TestFlags {
   v1Compatible?: boolean;
 }
 
-const FORMATS = ['pretty', 'json', 'gobench'];
+const FORMATS = BENCH_FORMATS;
 const EXPLAIN = ['fails', 'full', 'notes', 'debug'];
 const BENCH_TIME_MS = 1000;
 
@@ -113,39 +112,8 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   return bad ? 2 : 0;
 }
 
-export function registerTest(program: Command): Command {
-  return program
-    .command('test')
-    .description('Execute Rego test cases')
-    .argument('<path...>', 'policy and test files or directories (bundles with -b)')
-    .option('-v, --verbose', 'set verbose reporting mode')
-    .option('-r, --run <regex>', 'run only test cases matching the regular expression')
-    .option('-f, --format <format>', `set output format (${FORMATS.join(', ')})`, 'pretty')
-    .option('-c, --coverage', 'report coverage (overrides debug tracing)')
-    .option('--threshold <percent>', 'set coverage threshold and exit with non-zero status if coverage is less than threshold %', '0')
-    .option('--timeout <duration>', 'set test timeout (default 5s, 30s when benchmarking)', '0')
-    .option('--bench', 'benchmark the unit tests')
-    .option('--benchmem', 'report memory allocations with benchmark results (default true)', true)
-    .option('--no-benchmem', 'do not report memory allocations with benchmark results')
-    .option('-z, --exit-zero-on-skipped', 'skipped tests return status 0')
-    .option('-b, --bundle', 'load paths as bundle files or root directories')
-    .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
-    .option('--explain <mode>', 'enable query explanations (fails, full, notes, debug)')
-    .option('--fail-on-empty', 'exit with non-zero status if no tests were run')
-    .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
-    .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .addHelpText(
-      'after',
-      examples([
-        'regolith test policies/',
-        'regolith test -v --run "authz" policies/',
-        'regolith test --format json policy.rego policy_test.rego',
-        'regolith test --v0-compatible legacy/',
-        'regolith test --bench policies/',
-      ]),
-    )
-    .action(async (paths: string[], f: TestFlags) => {
-      const code = await doTest(paths, f);
-      if (code !== 0) throw new CLIError('', code);
-    });
-}
+/** The `regolith test` action (its flags are declared in ../registry/test.ts). */
+export const testAction = async (paths: string[], f: TestFlags) => {
+  const code = await doTest(paths, f);
+  if (code !== 0) throw new CLIError('', code);
+};

@@ -1,5 +1,6 @@
-// The registry of subcommands. Each entry adds one subcommand to the program and returns
-// it; commands not listed here (eval, test, fmt, run, bench) do not exist yet.
+// The registry of subcommands. Each entry adds one subcommand (arguments, flags, help) to
+// the program and returns it; the subcommand's code, in ../commands/, is imported only
+// when it runs, so that start-up loads nothing a command does not use.
 
 import type { Command } from 'commander';
 import { registerBench } from './bench.js';
