@@ -7,14 +7,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type Value } from '../index.js';
-import {
-  BundleError,
-  parseDataJSON,
-  parseDataYAML,
-  readBundle,
-  regoVersionForFile,
-  type VerificationConfig,
-} from '../plugins/bundle/index.js';
+// The bundle modules reading needs, not the folder's index (which also brings in
+// writing, signing and building).
+import { parseDataJSON, parseDataYAML } from '../plugins/bundle/load.js';
+import { regoVersionForFile } from '../plugins/bundle/manifest.js';
+import { readBundle } from '../plugins/bundle/read.js';
+import { BundleError, type VerificationConfig } from '../plugins/bundle/types.js';
 import { insertData } from '../plugins/bundle/data-tree.js';
 import { globMatch } from '../plugins/bundle/verify.js';
 
