@@ -5,7 +5,7 @@
 import { lstatSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { Parser, type ReadEntry } from 'tar';
+import type { ReadEntry } from 'tar';
 import { BundleError } from './types.js';
 
 export interface BundleEntry {
@@ -59,6 +59,8 @@ export async function readTarballEntries(gz: Uint8Array, sizeLimit = DEFAULT_SIZ
   } catch (e) {
     throw new BundleError(`bundle read failed: archive read failed: ${(e as Error).message}`);
   }
+  // tar is loaded when the first archive is read (start-up of commands that read none stays light).
+  const { Parser } = await import('tar');
   const out: BundleEntry[] = [];
   const pending: Promise<void>[] = [];
   let failure: Error | undefined;

@@ -1,7 +1,6 @@
 // Producing `.signatures.json`: one JWS (compact JWT) whose payload lists every file of
 // the bundle with its digest, signed with the configured key, as `opa build`/`opa sign` do.
 
-import { CompactSign } from 'jose';
 import { DEFAULT_HASH_ALGORITHM, hashBundleFile } from './hash.js';
 import { DEFAULT_SIGNING_ALG, signingKey } from './keys.js';
 import type { FileInfo, SignaturesConfig, SigningConfig } from './types.js';
@@ -29,6 +28,8 @@ export async function signFiles(files: FileInfo[], config: SigningConfig): Promi
   else if (config.keyid) payload.keyid = config.keyid; // deprecated claim, kept for older verifiers
   const header: { alg: string; kid?: string } = { alg };
   if (config.keyid) header.kid = config.keyid;
+  // jose is loaded when the first bundle is signed.
+  const { CompactSign } = await import('jose');
   return new CompactSign(new TextEncoder().encode(sortedPayload(payload))).setProtectedHeader(header).sign(key);
 }
 

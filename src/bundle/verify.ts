@@ -3,7 +3,6 @@
 // key id comes from config, else the JWT `kid`, else the deprecated `keyid` claim; scope
 // must match; every file must be listed (unless excluded) and every listed file present.
 
-import { compactVerify, decodeProtectedHeader } from 'jose';
 import { hashBundleFile, isSupportedHashAlgorithm } from './hash.js';
 import { DEFAULT_SIGNING_ALG, verificationKey } from './keys.js';
 import { SIGNATURES_FILE } from './sign.js';
@@ -34,6 +33,8 @@ export async function verifyBundleSignature(
   if (tokens.length > 1) throw new BundleError(`${SIGNATURES_FILE}: multiple JWTs not supported (expected exactly one)`);
   const token = tokens[0]!;
 
+  // jose is loaded when the first signed bundle is verified.
+  const { compactVerify, decodeProtectedHeader } = await import('jose');
   let header: { kid?: unknown };
   try {
     header = decodeProtectedHeader(token);

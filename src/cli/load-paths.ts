@@ -7,14 +7,12 @@
 import { existsSync, lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type Value } from '../engine/index.js';
-import {
-  BundleError,
-  parseDataJSON,
-  parseDataYAML,
-  readBundle,
-  regoVersionForFile,
-  type VerificationConfig,
-} from '../bundle/index.js';
+// The bundle modules reading needs, not the folder's index (which also brings in
+// writing, signing and building).
+import { parseDataJSON, parseDataYAML } from '../bundle/load.js';
+import { regoVersionForFile } from '../bundle/manifest.js';
+import { readBundle } from '../bundle/read.js';
+import { BundleError, type VerificationConfig } from '../bundle/types.js';
 import { insertData } from '../bundle/data-tree.js';
 import { globMatch } from '../bundle/verify.js';
 

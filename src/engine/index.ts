@@ -1,7 +1,9 @@
 // The engine facade: everything the floors above (server, plugins, bundle, health, CLI)
 // and library users need from the language, compiler and evaluator, in one place. Upper
-// floors import from src/engine (this file, or syntax.ts when they only parse and print
-// Rego), from src/value and from src/storage; never from lang, compiler or eval.
+// floors import from src/engine (this file; syntax.ts when they only parse and print Rego;
+// capabilities.ts for the declarations; store-engine.ts for the engine over the document
+// store, which the library does not load), from src/value and from src/storage; never from
+// lang, compiler or eval.
 
 export * from './syntax.js';
 export * from '../value/index.js';
@@ -14,7 +16,6 @@ export { BufferTracer, type Tracer, type ExplainMode } from '../eval/explain.js'
 export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from '../eval/trace/coverage.js';
 export type { TraceEvent } from '../eval/trace/events.js';
 export { Regolith, PreparedQuery, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult } from './regolith.js';
-export { RegolithEngine, type RegolithEngineOptions } from './store-engine.js';
 export { EngineError, toEngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
 export { planQuery, PlanCache } from './queries.js';
 export { runPlan } from './run.js';

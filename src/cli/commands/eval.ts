@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
 import { BufferTracer, type ExplainMode, type RegoVersion, type Value } from '../../engine/index.js';
-import { parseDataJSON } from '../../bundle/index.js';
+import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
 import { CLIError } from '../io.js';

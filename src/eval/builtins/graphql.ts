@@ -2,22 +2,16 @@
 // gqlparser's, which OPA uses). ASTs are laid out like gqlparser's Go structs after OPA's
 // pruning (Go field names; no Position; nulls dropped) for the common node kinds.
 
-import {
-  GraphQLError,
-  buildASTSchema,
-  parse,
-  validate,
-  validateSchema,
-  type ASTNode,
-  type DocumentNode,
-  type TypeNode,
-  type ValueNode,
-} from 'graphql';
+import type { ASTNode, DocumentNode, GraphQLSchema, TypeNode, ValueNode } from 'graphql';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
+import { lazyRequire } from './lazy-require.js';
 import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 
 type V = Value | undefined;
+
+// graphql-js is loaded on the first graphql.* call.
+const graphql = lazyRequire<typeof import('graphql')>('graphql');
 
 function obj(fields: Record<string, V>): PlainObject {
   const o = newPlainObject();
@@ -170,7 +164,7 @@ function fieldDef(f: { name: { value: string }; type: TypeNode; arguments?: read
 }
 
 function gqlMessage(e: unknown): string {
-  if (e instanceof GraphQLError) {
+  if (e instanceof graphql().GraphQLError) {
     const loc = e.locations?.[0];
     return loc ? `${e.message} in GraphQL string at location ${loc.line}:${loc.column}` : e.message;
   }
@@ -183,10 +177,10 @@ function textArg(args: Value[], i: number): string {
   throw operandError(i + 1, 'string', v);
 }
 
-function loadSchema(text: string): { doc: DocumentNode; schema: ReturnType<typeof buildASTSchema> } {
-  const doc = parse(text);
-  const schema = buildASTSchema(doc, { assumeValidSDL: false });
-  const errs = validateSchema(schema);
+function loadSchema(text: string): { doc: DocumentNode; schema: GraphQLSchema } {
+  const doc = graphql().parse(text);
+  const schema = graphql().buildASTSchema(doc, { assumeValidSDL: false });
+  const errs = graphql().validateSchema(schema);
   if (errs.length) throw errs[0];
   return { doc, schema };
 }
@@ -203,11 +197,11 @@ function parseBoth(args: Value[]): [PlainObject, PlainObject] {
   }
   let qdoc: DocumentNode;
   try {
-    qdoc = parse(q);
+    qdoc = graphql().parse(q);
   } catch (e) {
     throw builtinError(gqlMessage(e));
   }
-  const errs = validate(schema.schema, qdoc);
+  const errs = graphql().validate(schema.schema, qdoc);
   if (errs.length) throw builtinError(gqlMessage(errs[0]));
   return [queryJSON(qdoc), schemaJSON(schema.doc)];
 }
@@ -217,9 +211,9 @@ const defs: BuiltinImpl[] = [
     name: 'graphql.parse_query',
     fn: (a) => {
       try {
-        return queryJSON(parse(textArg(a, 0)));
+        return queryJSON(graphql().parse(textArg(a, 0)));
       } catch (e) {
-        if (e instanceof GraphQLError) throw builtinError(gqlMessage(e));
+        if (e instanceof graphql().GraphQLError) throw builtinError(gqlMessage(e));
         throw e;
       }
     },
@@ -228,9 +222,9 @@ const defs: BuiltinImpl[] = [
     name: 'graphql.parse_schema',
     fn: (a) => {
       try {
-        return schemaJSON(parse(textArg(a, 0)));
+        return schemaJSON(graphql().parse(textArg(a, 0)));
       } catch (e) {
-        if (e instanceof GraphQLError) throw builtinError(gqlMessage(e));
+        if (e instanceof graphql().GraphQLError) throw builtinError(gqlMessage(e));
         throw e;
       }
     },

@@ -2,18 +2,29 @@
 // validates, and its errors are reshaped into gojsonschema's {error, type, field, desc}
 // records with gojsonschema's wording for the common keywords.
 
-import AjvModule, { type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
+import type AjvModule from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import type addFormatsModule from 'ajv-formats';
 import { RObject, isPlainObject, newPlainObject, toJS, type Value } from '../../value/index.js';
 import { builtinError, operandError } from './errors.js';
+import { defaultExport, lazyRequire } from './lazy-require.js';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
 
-// The packages are CommonJS: their default export sits under `default` in ESM.
-const Ajv = ((AjvModule as unknown as { default?: unknown }).default ?? AjvModule) as unknown as typeof AjvModule.default;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as unknown as typeof addFormatsModule.default;
+// ajv (with its formats) is loaded on the first schema these built-ins compile.
+const ajvModule = lazyRequire<unknown>('ajv');
+const ajvFormatsModule = lazyRequire<unknown>('ajv-formats');
+type Ajv = InstanceType<typeof AjvModule.default>;
+let ajvInstance: Ajv | undefined;
 
-const ajv = new Ajv({ allErrors: true, strict: false, validateSchema: true });
-addFormats(ajv);
+function ajv(): Ajv {
+  if (!ajvInstance) {
+    const Ajv = defaultExport<typeof AjvModule.default>(ajvModule());
+    const addFormats = defaultExport<typeof addFormatsModule.default>(ajvFormatsModule());
+    ajvInstance = new Ajv({ allErrors: true, strict: false, validateSchema: true });
+    addFormats(ajvInstance);
+  }
+  return ajvInstance;
+}
 
 const VALID_TYPES = ['array', 'boolean', 'integer', 'number', 'null', 'object', 'string'];
 const MAX = 100;
@@ -54,7 +65,7 @@ function compile(schema: unknown): ValidateFunction {
   if (hit === undefined) {
     try {
       checkTypes(schema);
-      hit = ajv.compile(schema as object);
+      hit = ajv().compile(schema as object);
     } catch (e) {
       hit = e instanceof SchemaError ? e : new SchemaError((e as Error).message);
     }

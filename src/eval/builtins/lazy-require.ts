@@ -1,0 +1,25 @@
+// Libraries that only a few built-ins use (graphql, ajv) are loaded on the first call of
+// one of those built-ins, not when the built-ins are registered: declarations must be
+// there from the start (the type checker and `capabilities` read them), but a policy that
+// never calls graphql.* should not pay for loading graphql-js. Built-in calls are
+// synchronous, so the library is required (CommonJS) rather than imported; it stays
+// outside the bundle and is resolved from node_modules next to the package.
+
+import { createRequire } from 'node:module';
+
+const requireHere = createRequire(import.meta.url);
+
+/** A getter that requires `name` on first use and returns the same module afterwards. */
+export function lazyRequire<T>(name: string): () => T {
+  let loaded: T | undefined;
+  return () => {
+    if (loaded === undefined) loaded = requireHere(name) as T;
+    return loaded;
+  };
+}
+
+/** The module's default export: CommonJS packages built from ES modules keep it under `default`. */
+export function defaultExport<T>(mod: unknown): T {
+  const m = mod as { default?: unknown; __esModule?: boolean };
+  return (m && m.__esModule && m.default !== undefined ? m.default : mod) as T;
+}
