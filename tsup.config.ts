@@ -1,4 +1,23 @@
 import { defineConfig } from 'tsup';
+import type { Plugin } from 'esbuild';
+
+// Chevrotain's packages do not declare themselves free of side effects, so a bundle would
+// keep all of them (the parser-building toolkit, CST generators...) although Regolith only
+// uses its lexer. They are: their modules only define things. Marking them so lets esbuild
+// drop what the lexer does not reach.
+const chevrotainWithoutSideEffects: Plugin = {
+  name: 'chevrotain-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /^(chevrotain|@chevrotain\/|\.)/ }, async (args) => {
+      if (args.pluginData === 'resolved') return undefined;
+      const inChevrotain = /node_modules\/(chevrotain|@chevrotain\/[^/]+)\//.test(args.importer);
+      if (!inChevrotain && !/^(chevrotain|@chevrotain\/)/.test(args.path)) return undefined;
+      const r = await build.resolve(args.path, { kind: args.kind, importer: args.importer, resolveDir: args.resolveDir, pluginData: 'resolved' });
+      if (r.errors.length > 0) return { errors: r.errors };
+      return { path: r.path, external: r.external, namespace: r.namespace, sideEffects: false };
+    });
+  },
+};
 
 // The library (dist/index.js) and the CLI (dist/cli/main.js) share chunks under
 // dist/chunks/ (the same depth as dist/cli/, so `../../package.json` works from both).
@@ -18,7 +37,11 @@ export default defineConfig({
   noExternal: [/^(?!re2$|pino$)[^.]/],
   // Bundled CommonJS dependencies call require() for Node's own modules.
   banner: { js: "import { createRequire as __regolithCreateRequire } from 'node:module'; const require = __regolithCreateRequire(import.meta.url);" },
+  esbuildPlugins: [chevrotainWithoutSideEffects],
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
+    // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.
+    options.minifyWhitespace = true;
+    options.minifySyntax = true;
   },
 });

@@ -3,37 +3,13 @@
 
 import RE2 from 're2';
 import { builtinError } from '../errors.js';
+import { GoRegexError, parseGoRegex } from './syntax.js';
 
 const MAX = 1000;
 const cache = new Map<string, RE2 | Error>();
+const groupNames = new WeakMap<RE2, (string | undefined)[]>();
 
-// RE2 (C++) error texts and the words Go's regexp/syntax uses for the same errors.
-const GO_ERRORS: [string, string][] = [
-  ['missing )', 'missing closing )'],
-  ['missing ]', 'missing closing ]'],
-  ['unexpected )', 'unexpected )'],
-  ['bad repetition operator', 'invalid nested repetition operator'],
-  ['no argument for repetition operator', 'missing argument to repetition operator'],
-  ['invalid repetition size', 'invalid repeat count'],
-  ['invalid perl operator', 'invalid or unsupported Perl syntax'],
-  ['invalid named capture group', 'invalid named capture'],
-  ['bad UTF-8', 'invalid UTF-8'],
-  ['trailing \\', 'trailing backslash at end of expression'],
-  ['pattern too large - compile failed', 'expression too large'],
-];
-
-/** Go's "error parsing regexp: <code>: `<fragment>`" text for an RE2 error. */
-function goErrorText(message: string): string {
-  for (const [cpp, go] of GO_ERRORS) {
-    if (message === cpp) return `error parsing regexp: ${go}: \`\``;
-    if (message.startsWith(cpp + ': ')) return `error parsing regexp: ${go}: \`${message.slice(cpp.length + 2)}\``;
-  }
-  const i = message.indexOf(': ');
-  if (i > 0) return `error parsing regexp: ${message.slice(0, i)}: \`${message.slice(i + 2)}\``;
-  return `error parsing regexp: ${message}`;
-}
-
-/** Compiles (or fetches) a pattern; throws the Go-style error as an eval_builtin_error. */
+/** Compiles (or fetches) a pattern; a pattern Go rejects fails with Go's error text (eval_builtin_error). */
 export function compileRegex(pattern: string): RE2 {
   let hit = cache.get(pattern);
   if (hit !== undefined) {
@@ -41,9 +17,17 @@ export function compileRegex(pattern: string): RE2 {
     cache.set(pattern, hit);
   } else {
     try {
-      hit = new RE2(pattern, 'gu');
+      const go = parseGoRegex(pattern);
+      try {
+        hit = new RE2(go.source, 'gu');
+        groupNames.set(hit, go.names);
+      } catch {
+        // Valid for Go but beyond RE2's program-size budget.
+        hit = new Error(`error parsing regexp: expression too large: \`${pattern}\``);
+      }
     } catch (e) {
-      hit = new Error(goErrorText((e as Error).message));
+      if (!(e instanceof GoRegexError)) throw e;
+      hit = e;
     }
     cache.set(pattern, hit);
     if (cache.size > MAX) cache.delete(cache.keys().next().value!);
@@ -52,13 +36,25 @@ export function compileRegex(pattern: string): RE2 {
   return hit;
 }
 
+/** Whether Go's regexp/syntax parses the pattern (what regex.is_valid asks). */
 export function isValidRegex(pattern: string): boolean {
   try {
-    compileRegex(pattern);
+    parseGoRegex(pattern);
     return true;
-  } catch {
-    return false;
+  } catch (e) {
+    if (e instanceof GoRegexError) return false;
+    throw e;
   }
+}
+
+/** The named groups of a match, as Go's Expand finds them: the first group of that name that took part. */
+export function namedGroups(re: RE2, groups: (string | undefined)[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  const names = groupNames.get(re) ?? [];
+  names.forEach((name, i) => {
+    if (name !== undefined && out[name] === undefined) out[name] = groups[i];
+  });
+  return out;
 }
 
 /** One match: its bounds (UTF-16 units) and the text of each group (undefined when unset). */
@@ -87,7 +83,10 @@ export function findAll(re: RE2, s: string, n: number): Match[] {
       pos = end + (cp === undefined ? 1 : cp > 0xffff ? 2 : 1);
     } else pos = end;
     prevEnd = end;
-    if (accept) out.push({ start, end, groups: Array.from(m), named: m.groups });
+    if (accept) {
+      const groups = Array.from(m);
+      out.push({ start, end, groups, named: namedGroups(re, groups) });
+    }
   }
   return out;
 }

@@ -1,8 +1,10 @@
-// regex.globs_match: whether two "glob-like" regular expressions (OPA uses
-// yashtewari/glob-intersection) can match a common string. The supported syntax is a
-// sequence of single-character matchers (a literal, an escaped character, `.`, or a
-// class `[a-z]`/`[^...]`), each optionally followed by `*`, `+` or `?`.
-// The answer comes from a search over the product of the two patterns' automata.
+// regex.globs_match: whether two "glob-like" patterns can match a common string. OPA uses
+// yashtewari/glob-intersection (v0.2.0), whose syntax is a sequence of single-character
+// tokens -- a character, an escaped character `\\x` (always that character itself), `.` (any
+// character) or a set `[abc]` / `[a-z]` (no negation: `^` is a member) -- each optionally
+// followed by `+` or `*`. Everything else (`?`, `(`, `|`, `{`, `$` ...) is a plain character.
+// Malformed input fails with that library's messages. The answer comes from a search over
+// the product of the two patterns' automata.
 
 import { builtinError } from '../errors.js';
 
@@ -14,7 +16,7 @@ const ANY: CharSet = [[0, MAX_CP]];
 
 interface Token {
   set: CharSet;
-  q: '' | '*' | '+' | '?';
+  q: '' | '*' | '+';
 }
 
 function normalize(rs: [number, number][]): CharSet {
@@ -25,17 +27,6 @@ function normalize(rs: [number, number][]): CharSet {
     if (last && r[0] <= last[1] + 1) last[1] = Math.max(last[1], r[1]);
     else out.push([r[0], r[1]]);
   }
-  return out;
-}
-
-function complement(s: CharSet): CharSet {
-  const out: CharSet = [];
-  let next = 0;
-  for (const [lo, hi] of s) {
-    if (lo > next) out.push([next, lo - 1]);
-    next = hi + 1;
-  }
-  if (next <= MAX_CP) out.push([next, MAX_CP]);
   return out;
 }
 
@@ -50,86 +41,128 @@ function intersects(a: CharSet, b: CharSet): boolean {
   return false;
 }
 
-const CLASS_ESCAPES: Record<string, CharSet> = {
-  d: [[48, 57]],
-  w: normalize([[48, 57], [65, 90], [95, 95], [97, 122]]),
-  s: normalize([[9, 10], [12, 13], [32, 32]]),
-};
+/**
+ * Go's fmt.Errorf over the library's format string "input:<input>, pos:<n>, <message>": the
+ * input is part of the format, so a `%` in it is read as a verb, as in Go.
+ */
+function goErrorf(format: string, args: (string | { error: string })[]): string {
+  let out = '';
+  let next = 0;
+  for (let i = 0; i < format.length; i++) {
+    const c = format[i]!;
+    if (c !== '%') {
+      out += c;
+      continue;
+    }
+    const verb = format[++i];
+    if (verb === undefined) {
+      out += '%!(NOVERB)';
+      break;
+    }
+    if (verb === '%') {
+      out += '%';
+      continue;
+    }
+    if (next >= args.length) {
+      out += `%!${verb}(MISSING)`;
+      continue;
+    }
+    const arg = args[next++]!;
+    const isErr = typeof arg !== 'string';
+    const text = isErr ? arg.error : arg;
+    if (verb === 's' || verb === 'v' || (verb === 'w' && isErr)) out += text;
+    else if (verb === 'q') out += JSON.stringify(text);
+    else out += `%!${verb}(${isErr ? `*errors.errorString=&{${text}}` : `string=${text}`})`;
+  }
+  if (next < args.length) {
+    out += '%!(EXTRA ' + args.slice(next).map((a) => (typeof a === 'string' ? `string=${a}` : `*errors.errorString=${a.error}`)).join(', ') + ')';
+  }
+  return out;
+}
 
-function escapeSet(c: string): CharSet {
-  const lower = c.toLowerCase();
-  if (lower in CLASS_ESCAPES) return c === lower ? CLASS_ESCAPES[lower]! : complement(CLASS_ESCAPES[lower]!);
-  const map: Record<string, number> = { n: 10, t: 9, r: 13, f: 12, v: 11 };
-  const cp = map[c] ?? c.codePointAt(0)!;
-  return [[cp, cp]];
+const INVALID = { error: 'the input provided is invalid' };
+
+function invalid(input: number[], pos: number, message: string, ...args: string[]): Error {
+  const format = `input:${String.fromCodePoint(...input)}, pos:${pos}, ${message}: %w`;
+  return builtinError(goErrorf(format, [...args, INVALID]));
+}
+
+const END = Symbol('end of input');
+
+/** One rune at i: [next index, rune, escaped], END at the end; a trailing backslash fails. */
+function nextRune(input: number[], i: number): [number, number, boolean] | typeof END {
+  if (i >= input.length) return END;
+  if (input[i] === 0x5c) {
+    if (i < input.length - 1) return [i + 2, input[i + 1]!, true];
+    throw invalid(input, i, 'input ends with a \\ (escape) character');
+  }
+  return [i + 1, input[i]!, false];
+}
+
+/** The set starting after `[` at i: [its characters, index after `]`]. */
+function parseSet(input: number[], i: number): [CharSet, number] {
+  const ranges: [number, number][] = [];
+  let prev = 0;
+  let prevExists = false;
+  let pos = i;
+  for (;;) {
+    const r = nextRune(input, pos);
+    if (r === END) throw invalid(input, pos, 'found [ without matching ]');
+    let [ni, c, escaped] = r;
+    pos = ni;
+    if (!escaped && c === 0x2d) {
+      if (!prevExists) throw invalid(input, pos, "range character '-' must be preceded by a Unicode character");
+      if (pos >= input.length - 1) throw invalid(input, pos, "range character '-' must be followed by a Unicode character");
+      const h = nextRune(input, pos);
+      if (h === END) throw invalid(input, pos, 'found [ without matching ]'); // unreachable: checked above
+      [ni, c, escaped] = h;
+      pos = ni;
+      if (!escaped && (c === 0x5d || c === 0x2d)) throw invalid(input, pos, "range character '-' cannot be followed by a special symbol");
+      if (c < prev) {
+        throw invalid(input, pos, "range is out of order: '%s' comes before '%s' in Unicode", String.fromCodePoint(c), String.fromCodePoint(prev));
+      }
+      ranges.push([prev, c]);
+      prevExists = false;
+    } else if (!escaped && c === 0x5d) {
+      return [normalize(ranges), pos];
+    } else {
+      ranges.push([c, c]);
+      prev = c;
+      prevExists = true;
+    }
+  }
 }
 
 function parse(p: string): Token[] {
-  const cs = Array.from(p);
+  const input = Array.from(p, (ch) => ch.codePointAt(0)!);
   const out: Token[] = [];
-  for (let i = 0; i < cs.length; i++) {
-    const c = cs[i]!;
+  let pos = 0;
+  for (;;) {
+    const r = nextRune(input, pos);
+    if (r === END) return out;
+    const [ni, c, escaped] = r;
+    pos = ni;
     let set: CharSet;
-    if (c === '\\') {
-      if (i + 1 >= cs.length) throw builtinError(`invalid glob pattern ${JSON.stringify(p)}: trailing backslash`);
-      set = escapeSet(cs[++i]!);
-    } else if (c === '.') set = ANY;
-    else if (c === '[') {
-      let neg = false;
-      i++;
-      if (cs[i] === '^') {
-        neg = true;
-        i++;
-      }
-      const ranges: [number, number][] = [];
-      let first = true;
-      while (i < cs.length && (cs[i] !== ']' || first)) {
-        first = false;
-        let lo: number;
-        if (cs[i] === '\\' && i + 1 < cs.length) {
-          const e = escapeSet(cs[++i]!);
-          if (e.length !== 1 || e[0]![0] !== e[0]![1]) {
-            ranges.push(...e);
-            i++;
-            continue;
-          }
-          lo = e[0]![0];
-        } else lo = cs[i]!.codePointAt(0)!;
-        let hi = lo;
-        if (cs[i + 1] === '-' && i + 2 < cs.length && cs[i + 2] !== ']') {
-          hi = cs[i + 2] === '\\' && i + 3 < cs.length ? cs[(i += 1) + 2]!.codePointAt(0)! : cs[i + 2]!.codePointAt(0)!;
-          i += 2;
-          if (hi < lo) throw builtinError(`invalid glob pattern ${JSON.stringify(p)}: invalid character class range`);
-        }
-        ranges.push([lo, hi]);
-        i++;
-      }
-      if (i >= cs.length) throw builtinError(`invalid glob pattern ${JSON.stringify(p)}: missing closing ]`);
-      set = normalize(ranges);
-      if (neg) set = complement(set);
-    } else if (c === '*' || c === '+' || c === '?') {
-      throw builtinError(`invalid glob pattern ${JSON.stringify(p)}: modifier ${c} without a preceding character`);
-    } else if ('()|{}^$'.includes(c)) {
-      throw builtinError(`invalid glob pattern ${JSON.stringify(p)}: unsupported syntax ${JSON.stringify(c)}`);
-    } else {
-      const cp = c.codePointAt(0)!;
-      set = [[cp, cp]];
-    }
+    if (!escaped && c === 0x2e) set = ANY;
+    else if (!escaped && c === 0x5d) throw invalid(input, pos, "set-close ']' with no preceding '['");
+    else if (!escaped && c === 0x5b) [set, pos] = parseSet(input, pos);
+    else if (!escaped && (c === 0x2a || c === 0x2b)) {
+      throw invalid(input, pos, "flag '%s' must be preceded by a non-flag", String.fromCodePoint(c));
+    } else set = [[c, c]];
     let q: Token['q'] = '';
-    const next = cs[i + 1];
-    if (next === '*' || next === '+' || next === '?') {
-      q = next;
-      i++;
+    const f = nextRune(input, pos);
+    if (f !== END && !f[2] && (f[1] === 0x2a || f[1] === 0x2b)) {
+      q = f[1] === 0x2a ? '*' : '+';
+      pos = f[0];
     }
     out.push({ set, q });
   }
-  return out;
 }
 
 /** Positions reachable from `i` without consuming a character. */
 function closure(ts: Token[], i: number): number[] {
   const out = [i];
-  while (i < ts.length && (ts[i]!.q === '*' || ts[i]!.q === '?')) out.push(++i);
+  while (i < ts.length && ts[i]!.q === '*') out.push(++i);
   return out;
 }
 

@@ -1,7 +1,8 @@
+// Regular-expression built-ins with Go's regexp (RE2) semantics, via the re2 package.
 
 import { builtinError } from '../errors.js';
 import { registerBuiltins, type BuiltinImpl } from '../registry.js';
-import { compileRegex, expandTemplate, findAll, isValidRegex, quoteMeta } from './cache.js';
+import { compileRegex, expandTemplate, findAll, isValidRegex, namedGroups, quoteMeta } from './cache.js';
 import { globsMatch } from './globs.js';
 import { int, str } from '../args.js';
 import type { Value } from '../../../value/index.js';
@@ -26,7 +27,10 @@ function replaceAll(s: string, pattern: string, repl: string): string {
     const end = start + m[0]!.length;
     out += s.slice(lastEnd, start);
     // No replacement for an empty match right after the previous match.
-    if (end > lastEnd || start === 0) out += expandTemplate(repl, Array.from(m), m.groups);
+    if (end > lastEnd || start === 0) {
+      const groups = Array.from(m);
+      out += expandTemplate(repl, groups, namedGroups(re, groups));
+    }
     lastEnd = end;
     const cp = s.codePointAt(pos);
     const width = cp === undefined ? 1 : cp > 0xffff ? 2 : 1;
@@ -51,6 +55,21 @@ function split(pattern: string, s: string): string[] {
   return out;
 }
 
+/** Go's %q of a string (strconv.Quote). */
+export function goQuote(s: string): string {
+  let out = '"';
+  for (const ch of s) {
+    const cp = ch.codePointAt(0)!;
+    const named: Record<string, string> = { '\x07': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v', '"': '\\"', '\\': '\\\\' };
+    if (named[ch] !== undefined) out += named[ch];
+    else if (cp < 0x20 || cp === 0x7f) out += '\\x' + cp.toString(16).padStart(2, '0');
+    else if (cp >= 0xd800 && cp <= 0xdfff) out += '\ufffd'; // Go sees U+FFFD, which prints as itself
+    else if (cp !== 0x20 && /[\p{C}\p{Z}]/u.test(ch)) out += cp > 0xffff ? '\\U' + cp.toString(16).padStart(8, '0') : '\\u' + cp.toString(16).padStart(4, '0');
+    else out += ch;
+  }
+  return out + '"';
+}
+
 /** Byte positions of the outermost delimiter pairs, as in OPA's (gorilla/mux-derived) template parser. */
 function delimiterIndices(s: string, open: string, close: string): number[] {
   let level = 0;
@@ -61,10 +80,10 @@ function delimiterIndices(s: string, open: string, close: string): number[] {
       if (++level === 1) idx = i;
     } else if (s[i] === close) {
       if (--level === 0) out.push(idx, i + 1);
-      else if (level < 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+      else if (level < 0) throw builtinError(`unbalanced braces in ${goQuote(s)}`);
     }
   }
-  if (level !== 0) throw builtinError(`unbalanced braces in ${JSON.stringify(s)}`);
+  if (level !== 0) throw builtinError(`unbalanced braces in ${goQuote(s)}`);
   return out;
 }
 
@@ -119,7 +138,8 @@ const defs: BuiltinImpl[] = [
       const ob = Buffer.byteLength(open);
       const cb = Buffer.byteLength(close);
       if (ob !== 1) throw builtinError(`start delimiter has to be exactly one character long but is ${ob} long`);
-      if (cb !== 1) throw builtinError(`end delimiter has to be exactly one character long but is ${cb} long`);
+      // OPA reports the start delimiter's length here.
+      if (cb !== 1) throw builtinError(`end delimiter has to be exactly one character long but is ${ob} long`);
       return templateMatch(tpl, value, open, close);
     },
   },
