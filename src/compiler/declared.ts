@@ -202,9 +202,53 @@ function headVars(r: Rule): string[] {
   return vars([...h.ref.slice(1), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])]);
 }
 
+/** Calls `f` with each comprehension in `t` that is not inside another one. */
+function outerComprehensions(t: Term, f: (c: Term) => void): void {
+  switch (t.type) {
+    case 'arraycomprehension':
+    case 'setcomprehension':
+    case 'objectcomprehension':
+      f(t);
+      return;
+    case 'ref':
+    case 'call':
+    case 'array':
+    case 'set':
+      for (const x of t.value) outerComprehensions(x, f);
+      return;
+    case 'object':
+      for (const [k, x] of t.value) {
+        outerComprehensions(k, f);
+        outerComprehensions(x, f);
+      }
+      return;
+    default:
+      return;
+  }
+}
+
+/**
+ * A comprehension in a rule head is checked on its own, before the body, with nothing
+ * declared around it (OPA rewrites head comprehensions first, each with a fresh stack).
+ */
+function checkHead(c: Checker, r: Rule): void {
+  const h = r.head;
+  for (const t of [...h.ref.slice(1), ...(h.args ?? []), ...(h.key ? [h.key] : []), ...(h.value ? [h.value] : [])])
+    outerComprehensions(t, (comp) => c.term(new Stack(), comp));
+}
+
+/** Checks a query body as OPA's query compiler does: one fresh scope, nothing declared. */
+export function checkQueryDeclarations(body: Body, strict: boolean): RegoErrorDetail[] {
+  const c = new Checker(strict);
+  c.body(new Stack(), body, []);
+  return c.errors;
+}
+
 /** Checks one rule (with its else chain); returns OPA's errors in its order. */
 export function checkDeclarations(rule: Rule, strict: boolean): RegoErrorDetail[] {
   const c = new Checker(strict);
+  for (let r: Rule | undefined = rule; r; r = r.else) checkHead(c, r);
+  if (c.errors.length) return c.errors;
   const args = new Stack();
   const argNames: string[] = [];
   for (const a of rule.head.args ?? [])

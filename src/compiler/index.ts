@@ -13,7 +13,7 @@ import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
 import { checkRecursion } from './recursion.js';
 import { checkCalls } from './typecheck.js';
 import { checkConflicts } from './conflicts.js';
-import { checkDeclarations } from './declared.js';
+import { checkDeclarations, checkQueryDeclarations } from './declared.js';
 import {
   checkArgShadowing,
   checkDeprecatedBuiltins,
@@ -53,6 +53,8 @@ export class CompiledPolicy {
 
   /** Rewrites and checks a query body against this policy. Throws RegoCompileError. */
   compileQuery(body: Body): CompiledQuery {
+    const declared = checkQueryDeclarations(body, false);
+    if (declared.length) throw new RegoCompileError(declared);
     const errors: RegoErrorDetail[] = [];
     const namer = new LocalNamer();
     const resolver = new Resolver(new Map(), new Set());

@@ -159,9 +159,8 @@ export type Verdict = 'ok' | 'referenced-above' | 'unsafe' | 'skip';
 
 /**
  * What OPA makes of the body written in `order` (indices into exprs); see the file comment.
- * `ignoreDirect` leaves out the "referenced above" check (for places that do not make it).
  */
-export function classify(exprs: Ex[], order: number[], ignoreDirect = false): Verdict {
+export function classify(exprs: Ex[], order: number[]): Verdict {
   const seen = new Set<string>();
   const seenNested = new Set<string>();
   const seenNestedBindable = new Set<string>();
@@ -170,7 +169,7 @@ export function classify(exprs: Ex[], order: number[], ignoreDirect = false): Ve
     const e = exprs[i]!;
     // `:=` reads its right-hand side before declaring; `some x in c` likewise.
     for (const d of e.declares) {
-      if (seen.has(d) && !ignoreDirect) return 'referenced-above';
+      if (seen.has(d)) return 'referenced-above';
       if (seenNestedBindable.has(d)) verdict = 'skip';
       else if (seenNested.has(d) && verdict === 'ok') verdict = 'unsafe';
     }

@@ -39,14 +39,6 @@ import {
   type Val,
 } from './body-gen.js';
 
-// Regolith does not yet make OPA's declaration check ("var y referenced above") inside
-// comprehensions in rule heads, nor in top-level queries: there it answers as if the body
-// were written in binding order, or reports the early mention as an unsafe var. Until that is
-// fixed, those places (marked `lenient`) accept OPA's error, rego_unsafe_var_error or the
-// binding-order answer for such permutations (reported with issue 11). Set to false to
-// require OPA's error everywhere.
-const LENIENT_DECLARATION_CHECK = true;
-
 type Outcome = { value: unknown } | { undefined: true } | { error: string };
 
 /** Evaluates `query`; answers with its one value, or with the bindings of every result. */
@@ -131,8 +123,6 @@ type CompKind = 'set' | 'array' | 'object';
 interface Place {
   name: string;
   params: [string, Ty][];
-  /** Regolith lacks OPA's declaration check here (see LENIENT_DECLARATION_CHECK). */
-  lenient?: boolean;
   /** Array results whose order follows the body's generators: 'top' or each object value. */
   arrays?: 'top' | 'values' | 'bindings';
   text: (body: string, c: { V: Term; K: Term }) => { module: string; query: string };
@@ -199,7 +189,6 @@ const PLACES: Place[] = [
     {
       name: `${kind} comprehension in a rule head`,
       params: [],
-      lenient: true,
       arrays: kind === 'array' ? 'top' : undefined,
       text: (b, { V, K }) => ({ module: `p := ${comp(kind, b, V, K)}`, query: 'data.t.p' }),
       expected: (sols, { V, K }) => wrap(compValue(kind, sols({}), V, K)),
@@ -214,7 +203,6 @@ const PLACES: Place[] = [
     {
       name: `${kind} comprehension nested in an object comprehension`,
       params: [['j', 'int']],
-      lenient: true,
       arrays: kind === 'array' ? 'values' : undefined,
       text: (b, { V, K }) => ({ module: `p := {j: c | some j in [1, 2]; c := ${comp(kind, b, V, K)}}`, query: 'data.t.p' }),
       expected: (sols, { V, K }) => {
@@ -262,7 +250,7 @@ interface Check {
   query: string;
 }
 
-function checkOrder(exprs: Ex[], order: number[], want: Outcome, got: () => Outcome, arrays: Place['arrays'], lenient: boolean, ctx: Check): void {
+function checkOrder(exprs: Ex[], order: number[], want: Outcome, got: () => Outcome, arrays: Place['arrays'], ctx: Check): void {
   const verdict = classify(exprs, order);
   if (verdict === 'skip') return;
   const actual = got();
@@ -270,13 +258,7 @@ function checkOrder(exprs: Ex[], order: number[], want: Outcome, got: () => Outc
   const norm = (o: Outcome) => (exact ? o : unordered(o, arrays));
   const msg = `${ctx.place}, order [${order}]\n--- module\n${ctx.module}\n--- query\n${ctx.query}\n`;
   if (verdict === 'referenced-above') {
-    if (lenient && LENIENT_DECLARATION_CHECK) {
-      // Regolith today: the binding-order answer, or the earlier mention is another (unsafe)
-      // var; not checked when a closure would then bind a var of its own.
-      if ('error' in actual && ['referenced-above', 'rego_unsafe_var_error'].includes(actual.error)) return;
-      if (classify(exprs, order, true) === 'skip') return;
-      expect(norm(actual), msg).toEqual(norm(want));
-    } else expect(actual, msg).toEqual({ error: 'referenced-above' });
+    expect(actual, msg).toEqual({ error: 'referenced-above' });
     return;
   }
   if (verdict === 'unsafe') {
@@ -319,7 +301,7 @@ describe('body order: the same answer in every order of a safe body', () => {
           const want = place.expected(sols, { V, K });
           for (const order of orders(g, body.exprs, SHUFFLES)) {
             const { module, query } = place.text(renderBody(body.exprs, order, { q: false }), { V, K });
-            checkOrder(body.exprs, order, want, () => run(module, query), place.arrays, !!place.lenient, { place: place.name, order, module, query });
+            checkOrder(body.exprs, order, want, () => run(module, query), place.arrays, { place: place.name, order, module, query });
           }
         }),
         { numRuns: NUM_RUNS },
@@ -341,7 +323,7 @@ describe('body order: the same answer in every order of a safe body', () => {
             const o = run('', query, 'bindings');
             return 'value' in o ? { value: (o.value as Record<string, unknown>[]).map(project) } : o;
           };
-          checkOrder(body.exprs, order, want, got, 'bindings', true, { place: 'query', order, module: '', query });
+          checkOrder(body.exprs, order, want, got, 'bindings', { place: 'query', order, module: '', query });
         }
       }),
       { numRuns: NUM_RUNS },
@@ -364,8 +346,7 @@ describe('body order: an unsafe body is rego_unsafe_var_error in every order', (
             if (verdict === 'skip') continue;
             const got = run(module, query);
             const msg = `${place.name}, order [${order}]\n--- module\n${module}\n`;
-            if (verdict === 'referenced-above' && !(place.lenient && LENIENT_DECLARATION_CHECK)) expect(got, msg).toEqual({ error: 'referenced-above' });
-            else if (verdict === 'referenced-above') expect(['referenced-above', 'rego_unsafe_var_error'], msg).toContain((got as { error: string }).error);
+            if (verdict === 'referenced-above') expect(got, msg).toEqual({ error: 'referenced-above' });
             else expect(got, msg).toEqual({ error: 'rego_unsafe_var_error' });
           }
         }),

@@ -140,3 +140,23 @@ big := -input.big
     expect(value({ 'u.rego': mod }, 'data.u.a', { n: 'four' })).toBeUndefined();
   });
 });
+
+describe('a var declared in a comprehension body may not be mentioned before its declaration', () => {
+  const fails = (modules: Record<string, string>, query: string) => {
+    const r = new Regolith();
+    for (const [name, text] of Object.entries(modules)) r.addModule(name, text);
+    return () => r.prepare(query).evaluate({});
+  };
+  it('in a comprehension in a rule head, at any depth, as in a rule body', () => {
+    expect(fails({ 'h.rego': 'package h\np := [y | y > 1; y := 2]' }, 'data.h.p')).toThrow(/var y referenced above/);
+    expect(fails({ 'h.rego': 'package h\np := {"k": {y | y > 1; y := 2}}' }, 'data.h.p')).toThrow(/var y referenced above/);
+    expect(fails({ 'h.rego': 'package h\nf(x) := [y | y := x; y := 2]' }, 'data.h.f(1)')).toThrow(/var y assigned above/);
+    expect(value({ 'h.rego': 'package h\np := [y | y > 1; y = 2]' }, 'data.h.p')).toEqual([2]);
+  });
+  it('in a top-level query and the comprehensions inside it', () => {
+    expect(fails({}, 'y > 1; y := 2')).toThrow(/var y referenced above/);
+    expect(fails({}, 'x := [y | y > 1; y := 2]')).toThrow(/var y referenced above/);
+    expect(fails({}, 'x := 1; x := 2')).toThrow(/var x assigned above/);
+    expect(fails({}, 'some x')).toThrow(/declared var x unused/);
+  });
+});
