@@ -2,7 +2,7 @@
 // bindings, raw (scripting: strings unquoted), and pretty (a bare value for a single
 // expression without bindings, a table otherwise, "undefined" when there is no result).
 
-import { toJSONText, type RawResult, type RegoErrorDetail, type Value } from '../engine/index.js';
+import { toJSONText, type PartialQueries, type RawResult, type RegoErrorDetail, type Value } from '../engine/index.js';
 import { formatErrors } from '../engine/syntax.js';
 import { jsonText, ordered } from './json-out.js';
 import { EVAL_FORMATS } from './options.js';
@@ -17,6 +17,8 @@ export interface EvalOutput {
   metrics?: Record<string, number>;
   /** Explanation lines (pretty) or events (json). */
   explanation?: { lines: string[]; events: unknown[] };
+  /** Residual queries and support modules (--partial). */
+  partial?: PartialQueries;
 }
 
 export interface Printed {
@@ -68,6 +70,7 @@ function jsonOutput(o: EvalOutput): string {
         metrics: o.metrics,
         errors: o.errors?.length ? errorsJSON(o.errors) : undefined,
         result: results?.length ? results : undefined,
+        partial: o.partial ? o.partial.evalOutput() : undefined,
         explanation: o.explanation?.events.length ? o.explanation.events : undefined,
       }),
     ) + '\n'
@@ -107,6 +110,7 @@ function metricsTable(metrics: Record<string, number>): string {
 export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80): Printed {
   if (format === 'json') return { stdout: jsonOutput(o), stderr: '' };
   if (o.errors?.length) return { stdout: '', stderr: prettyErrorText(o.errors) + '\n' };
+  if (o.partial) return { stdout: partialText(o.partial, format, o.metrics), stderr: '' };
   const results = o.results ?? [];
   switch (format) {
     case 'values':
@@ -120,6 +124,8 @@ export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80):
           .join(''),
         stderr: '',
       };
+    case 'source':
+      return { stdout: '', stderr: 'regolith: --format source is only for --partial\n' };
     case 'pretty': {
       let out = '';
       if (o.explanation?.lines.length) out += o.explanation.lines.join('\n') + '\n';
@@ -128,4 +134,33 @@ export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80):
       return { stdout: out, stderr: '' };
     }
   }
+}
+
+/** --partial: `source` prints Rego (# Query N / # Module N); the other formats a table. */
+function partialText(p: PartialQueries, format: EvalFormat, metrics?: Record<string, number>): string {
+  const queries = p.queriesText;
+  const modules = p.supportText;
+  if (format === 'source') {
+    const parts = [...queries.map((q, i) => `# Query ${i + 1}\n${q}\n`), ...modules.map((m, i) => `# Module ${i + 1}\n${m}`)];
+    return parts.join('\n');
+  }
+  if (!queries.length) return 'false\n';
+  const rows: [string, string][] = [...queries.map((q, i) => [`Query ${i + 1}`, q || 'true'] as [string, string]), ...modules.map((m, i) => [`Support ${i + 1}`, m.replace(/\n+$/, '')] as [string, string])];
+  let out = boxTable(rows);
+  if (metrics) out += metricsTable(metrics);
+  return out;
+}
+
+/** A two-column table with multi-line cells, as opa eval --partial prints. */
+function boxTable(rows: [string, string][]): string {
+  const lines = rows.map(([a, b]) => [a, b.split('\n').map((l) => l.replace(/\t/g, '  '))] as const);
+  const w1 = Math.max(...lines.map(([a]) => a.length));
+  const w2 = Math.max(...lines.flatMap(([, b]) => b.map((l) => l.length)));
+  const rule = `+${'-'.repeat(w1 + 2)}+${'-'.repeat(w2 + 2)}+\n`;
+  let out = rule;
+  for (const [a, b] of lines) {
+    b.forEach((l, i) => (out += `| ${(i === 0 ? a : '').padEnd(w1)} | ${l.padEnd(w2)} |\n`));
+    out += rule;
+  }
+  return out;
 }

@@ -4,6 +4,7 @@
 import { RegoParseError } from '../lang/index.js';
 import { RegoCompileError } from '../compiler/index.js';
 import { RegoEvalError } from '../eval/errors.js';
+import { PartialError, UnknownError } from '../partial/index.js';
 
 export interface ErrorLocation {
   file: string;
@@ -47,5 +48,10 @@ export function toEngineError(e: unknown): unknown {
   if (e instanceof RegoParseError) return new EngineError('parse', e.message, e.errors);
   if (e instanceof RegoCompileError) return new EngineError('compile', e.message, e.errors);
   if (e instanceof RegoEvalError) return new EngineError('eval', e.message, [e.toJSON()]);
+  if (e instanceof UnknownError) return new EngineError('bad_request', e.message);
+  if (e instanceof PartialError) {
+    const loc = e.location ? { file: e.location.file, row: e.location.row, col: e.location.col } : undefined;
+    return new EngineError('eval', e.message, [{ code: 'eval_internal_error', message: e.message, ...(loc ? { location: loc } : {}) }]);
+  }
   return e;
 }

@@ -15,7 +15,9 @@ export { QueryPlan, IOPending, type RawResult, type RunOptions } from '../eval/q
 export { BufferTracer, type Tracer, type ExplainMode } from '../eval/explain.js';
 export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from '../eval/trace/coverage.js';
 export type { TraceEvent } from '../eval/trace/events.js';
-export { Regolith, PreparedQuery, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult } from './regolith.js';
+export { Regolith, PreparedQuery, type RegolithOptions, type EvaluateOptions, type QueryResult, type ExpressionResult, type PartialQueryOptions } from './regolith.js';
+export { PartialQueries, partialPlan } from './partial.js';
+export { PartialError, UnknownError } from '../partial/index.js';
 export { EngineError, toEngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
 export { planQuery, PlanCache } from './queries.js';
 export { runPlan } from './run.js';

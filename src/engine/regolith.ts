@@ -9,6 +9,7 @@ import '../eval/builtins/index.js';
 import type { Tracer } from '../eval/explain.js';
 import { planQuery } from './queries.js';
 import { runPlan } from './run.js';
+import { partialPlan, type PartialQueries } from './partial.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -61,6 +62,19 @@ function toResults(raw: RawResult[]): QueryResult[] {
   });
 }
 
+export interface PartialQueryOptions {
+  input?: unknown;
+  data?: unknown;
+  /** Refs whose values are unknown (Rego text); default ["input"]. */
+  unknowns?: string[];
+  /** Data refs never inlined (kept as support rules). */
+  disableInlining?: string[];
+  /** Evaluate http.send, time.now_ns, rand.* and the like instead of keeping them. */
+  nondeterministicBuiltins?: boolean;
+  strictBuiltinErrors?: boolean;
+  timeoutMs?: number;
+}
+
 export class PreparedQuery {
   constructor(
     private readonly plan: QueryPlan,
@@ -95,6 +109,22 @@ export class PreparedQuery {
 
   async evaluateAsync(o: EvaluateOptions = {}): Promise<QueryResult[]> {
     return toResults(await this.plan.runAsync(this.opts(o)));
+  }
+
+  /**
+   * Partial evaluation: the conditions on the unknowns (default `["input"]`) under which the
+   * query holds, as residual queries plus support modules (AST and Rego text).
+   */
+  partial(o: PartialQueryOptions = {}): PartialQueries {
+    return partialPlan(this.plan, {
+      input: o.input as Value | undefined,
+      data: (o.data ?? this.owner.data) as Value,
+      unknowns: o.unknowns,
+      disableInlining: o.disableInlining,
+      nondeterministicBuiltins: o.nondeterministicBuiltins,
+      strictBuiltinErrors: o.strictBuiltinErrors ?? this.owner.options.strictBuiltinErrors,
+      deadline: o.timeoutMs !== undefined ? Date.now() + o.timeoutMs : undefined,
+    });
   }
 
   /** Rego values; synchronous unless a built-in waits on I/O (then a promise). */

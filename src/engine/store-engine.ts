@@ -10,10 +10,11 @@ import { BufferTracer } from '../eval/explain.js';
 import '../eval/builtins/index.js';
 import type { Value } from '../value/index.js';
 import { Store, type CommitEvent, type Snapshot, type WriteTxn } from '../storage/index.js';
-import { EngineError, toEngineError } from './errors.js';
+import { toEngineError } from './errors.js';
 import { planQuery, PlanCache } from './queries.js';
 import { refText } from '../lang/index.js';
 import { runPlan } from './run.js';
+import { partialPlan, type PartialQueries } from './partial.js';
 import type {
   CompileRequest,
   CompileResult,
@@ -302,8 +303,26 @@ export class RegolithEngine implements Engine {
     }
   }
 
-  async compile(_req: CompileRequest): Promise<CompileResult> {
-    throw new EngineError('unimplemented', 'partial evaluation (POST /v1/compile) is not implemented yet');
+  async compile(req: CompileRequest, opts: EvalOptions): Promise<CompileResult> {
+    const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
+    const plan = this.plan('q:' + req.query, req.query, metrics);
+    const t0 = metrics ? process.hrtime.bigint() : 0n;
+    let out: PartialQueries;
+    try {
+      out = partialPlan(plan, {
+        input: req.input,
+        data: (opts.snapshot ?? this.store.snapshot()).data,
+        unknowns: req.unknowns ?? ['input'],
+        disableInlining: req.options?.disableInlining,
+        nondeterministicBuiltins: req.options?.nondeterministicBuiltins,
+        strictBuiltinErrors: opts.strictBuiltinErrors,
+        deadline: this.opts.timeoutMs !== undefined ? Date.now() + this.opts.timeoutMs : undefined,
+      });
+    } catch (e) {
+      throw toEngineError(e);
+    }
+    if (metrics) metrics['timer_rego_partial_eval_ns'] = Number(process.hrtime.bigint() - t0);
+    return { result: out.compileResult(), metrics };
   }
 }
 

@@ -151,9 +151,9 @@ describe('regolith eval', () => {
     const noQuery = regolith(['eval']);
     expect(noQuery.code).toBe(1);
     expect(noQuery.stderr).toContain('specify query argument or --stdin');
-    const partial = regolith(['eval', '--partial', '-u', 'input', 'data.x']);
-    expect(partial.code).toBe(1);
-    expect(partial.stderr).toContain('not supported yet');
+    const source = regolith(['eval', '-f', 'source', 'data.x']);
+    expect(source.code).toBe(1);
+    expect(source.stderr).toContain('source is only for --partial');
     const timeout = regolith(['eval', '--timeout', 'soon', 'true']);
     expect(timeout.code).toBe(1);
     expect(timeout.stderr).toContain('invalid duration');

@@ -50,7 +50,7 @@ describe('compile API', () => {
     const parse = await req(s, 'POST', '/v1/compile', '{"query":"x = "}');
     expect((parse.json as { message: string }).message).toBe('error(s) occurred while parsing query');
   });
-  it('answers an honest 501 while partial evaluation is not implemented', async () => {
+  it("an engine that cannot partially evaluate answers 501 in OPA's error shape", async () => {
     const r = await req(s, 'POST', '/v1/compile', '{"query":"data.authz.allow == true","unknowns":["input"]}');
     expect(r.status).toBe(501);
     expect(r.json).toEqual({ code: 'internal_error', message: 'partial evaluation is not implemented yet' });

@@ -2,7 +2,7 @@
 // real listening server with the real engine: query parameters on every endpoint that
 // lists them, the 500s of evaluation errors, strict-builtin-errors, the dependency rule of
 // policy DELETE with real modules, array-index conversion on writes, and the compile API's
-// gzip headers and parameters (answered 501 until partial evaluation exists).
+// gzip headers and parameters.
 
 import pino from 'pino';
 import { gzipSync } from 'node:zlib';
@@ -181,7 +181,7 @@ describe('query API rows', () => {
   });
 });
 
-describe('compile API rows (partial evaluation not implemented: 501)', () => {
+describe('compile API rows', () => {
   it('reads gzip bodies (Content-Encoding: gzip); broken gzip is 400', async () => {
     const gz = gzipSync(Buffer.from('{"unknowns":["input"]}'));
     const r = await req(s, 'POST', '/v1/compile', gz, { 'content-encoding': 'gzip' });
@@ -192,14 +192,16 @@ describe('compile API rows (partial evaluation not implemented: 501)', () => {
     expect(broken.status).toBe(400);
   });
 
-  it('accepts pretty, explain, metrics, instrument, options and unknowns, then answers 501', async () => {
+  it('accepts pretty, explain, metrics, instrument, options and unknowns with a gzip body', async () => {
     const body = gzipSync(Buffer.from(JSON.stringify({ query: 'data.app.echo.x == 1', input: {}, options: { disableInlining: [] }, unknowns: ['input'] })));
     const r = await req(s, 'POST', '/v1/compile?pretty=true&explain=notes&metrics=true&instrument=true', body, {
       'content-encoding': 'gzip',
       'accept-encoding': 'gzip',
     });
-    expect(r.status).toBe(501);
+    expect(r.status).toBe(200);
     expect(r.text).toMatch(PRETTY);
+    expect(json(r).result).toEqual({ queries: [[expect.objectContaining({ terms: expect.any(Array) })]] });
+    expect(json(r).metrics.timer_rego_partial_eval_ns).toBeGreaterThan(0);
   });
 });
 

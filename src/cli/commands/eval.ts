@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { BufferTracer, type ExplainMode, type RegoVersion, type Value } from '../../engine/index.js';
+import { BufferTracer, partialPlan, toEngineError, type ExplainMode, type RegoVersion, type Value } from '../../engine/index.js';
 import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
@@ -75,9 +75,7 @@ function checkFlags(f: EvalFlags): { format: EvalFormat; timeoutMs: number; pret
   if (f.explain !== undefined && !EXPLAIN_MODES.includes(f.explain)) {
     throw new CLIError(`invalid argument "${f.explain}" for "--explain" flag: must be one of {${EXPLAIN_MODES.join(', ')}}`);
   }
-  if (f.partial || f.unknowns.length) {
-    throw new CLIError('partial evaluation (--partial, --unknowns) is not supported yet by regolith');
-  }
+  if (f.format === 'source' && !f.partial) throw new CLIError('invalid argument "source" for "-f, --format" flag: source is only for --partial');
   if (f.fail && f.failDefined) throw new CLIError('specify --fail or --fail-defined but not both');
   if (f.input && f.stdinInput) throw new CLIError('specify --input or --stdin-input but not both');
   if (f.stdin && f.stdinInput) throw new CLIError('specify --stdin or --stdin-input but not both');
@@ -86,6 +84,14 @@ function checkFlags(f: EvalFlags): { format: EvalFormat; timeoutMs: number; pret
   const prettyLimit = Number(f.prettyLimit);
   if (!Number.isInteger(prettyLimit)) throw new CLIError(`invalid argument "${f.prettyLimit}" for "--pretty-limit" flag`);
   return { format: f.format as EvalFormat, timeoutMs, prettyLimit };
+}
+
+function partialOrThrow<T>(f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw toEngineError(e);
+  }
 }
 
 async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise<EvalOutput> {
@@ -101,6 +107,18 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
     if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
     const prepared = prepareQuery(set, query, regoVersion);
+    if (f.partial) {
+      const t2 = process.hrtime.bigint();
+      out.partial = partialOrThrow(() => partialPlan(prepared.plan, {
+        input,
+        data: loaded.data,
+        unknowns: f.unknowns.length ? f.unknowns : ['input'],
+        strictBuiltinErrors: f.strictBuiltinErrors,
+        deadline: timeoutMs ? Date.now() + timeoutMs : undefined,
+      }));
+      if (metrics) metrics.timer_rego_partial_eval_ns = Number(process.hrtime.bigint() - t2);
+      return out;
+    }
     const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
     out.results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
     if (metrics) Object.assign(metrics, prepared.metrics);
@@ -130,6 +148,6 @@ export const evalAction = async (queryArg: string | undefined, f: EvalFlags) => 
   process.stdout.write(printed.stdout);
   process.stderr.write(printed.stderr);
   if (out.errors?.length) throw new CLIError('');
-  const defined = (out.results?.length ?? 0) > 0;
+  const defined = f.partial ? (out.partial?.queries.length ?? 0) > 0 : (out.results?.length ?? 0) > 0;
   if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
 };

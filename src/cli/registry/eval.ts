@@ -21,8 +21,8 @@ export function registerEval(program: Command): Command {
     .option('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors')
     .option('--explain <mode>', 'enable query explanations (notes, fails, full, debug)')
     .option('--metrics', 'report query performance metrics')
-    .option('-p, --partial', 'perform partial evaluation (not supported yet)')
-    .option('-u, --unknowns <term>', 'set paths to treat as unknown during partial evaluation (not supported yet)', collectList, [])
+    .option('-p, --partial', 'perform partial evaluation: print the conditions on the unknowns under which the query holds')
+    .option('-u, --unknowns <term>', 'set paths to treat as unknown during partial evaluation; repeatable (default: input)', collectList, [])
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
     .option('--strict-builtin-errors', 'treat the first built-in function error encountered as fatal')
@@ -36,6 +36,7 @@ export function registerEval(program: Command): Command {
         "regolith eval -b bundle.tar.gz --format raw 'data.authz.reason'",
         "echo '{\"user\":\"alice\"}' | regolith eval -I -d policies/ --fail 'data.authz.allow'",
         "regolith eval --format pretty 'x := [1, 2, 3][_]'",
+        "regolith eval -d filters.rego -i user.json --partial --unknowns input.rows 'data.filters.allow == true'",
       ]),
     )
     .action(lazyAction(() => import('../commands/eval.js').then((m) => m.evalAction)));

@@ -3,9 +3,9 @@
 // as v0 converts it to v1 syntax (`opa fmt --v0-v1`).
 
 import { parseModule } from '../module.js';
-import { formatModule, type FormatOptions } from './module.js';
+import { formatBody, formatModule, type FormatOptions } from './module.js';
 
-export { formatModule, type FormatOptions };
+export { formatModule, formatBody, type FormatOptions };
 
 export interface FormatTextOptions extends FormatOptions {
   filename?: string;

@@ -4,9 +4,10 @@
 // output syntax allows: `if`/`contains` (v1 or imported), ref heads, keywords that
 // must be bracketed in refs, and which v0 imports (`future.keywords`, `rego.v1`) stay.
 
-import type { Comment, Import, Module, Rule, Term } from '../ast.js';
+import type { Body, Comment, Import, Module, Rule, Term } from '../ast.js';
 import { writeRules } from './rules.js';
 import { writeRef } from './terms.js';
+import { writeBody } from './body.js';
 import { Writer, commentRow, commentText, type FormatFlags } from './writer.js';
 
 export interface FormatOptions {
@@ -171,3 +172,12 @@ function compareImports(a: Import, b: Import): number {
 function termKey(t: Term): string {
   return t.type === 'string' || t.type === 'var' ? t.value : JSON.stringify(t);
 }
+
+/** A query body as Rego text, one expression per line (for residual queries and tools). */
+export function formatBody(body: Body): string {
+  const w = new Writer({ ...flagsFor(EMPTY_MODULE, [], true) }, []);
+  writeBody(w, body);
+  return w.text().replace(/\n+$/, '');
+}
+
+const EMPTY_MODULE: Module = { package: { path: [] }, imports: [], rules: [], annotations: [], comments: [], regoVersion: 'v1' };

@@ -1,0 +1,49 @@
+// Partial evaluation as the engine offers it: the residual queries and support modules of
+// src/partial, with their Rego text and the JSON shapes OPA serves (the Compile API's
+// `{queries, support}`, `opa eval --partial`'s `{queries, modules}`).
+
+import { bodyToJSON, formatBody, formatModule, moduleToJSON, type Body, type Module } from '../lang/index.js';
+import { partialEval, type PartialOptions } from '../partial/index.js';
+import type { QueryPlan } from '../eval/query.js';
+import type { Value } from '../value/index.js';
+
+export type { PartialOptions };
+
+export class PartialQueries {
+  constructor(
+    /** One body per alternative; an empty body: always true; none: never true. */
+    readonly queries: Body[],
+    /** Support modules (packages under `partial`) the queries refer to. */
+    readonly support: Module[],
+  ) {}
+
+  /** Each query as Rego text, one expression per line. */
+  get queriesText(): string[] {
+    return this.queries.map(formatBody);
+  }
+
+  get supportText(): string[] {
+    return this.support.map((m) => formatModule(m));
+  }
+
+  /** The Compile API's result: `{}` when never true, else `{queries, support?}` in OPA's JSON AST. */
+  compileResult(): Value {
+    if (!this.queries.length) return {};
+    const out: Record<string, Value> = { queries: this.queries.map((b) => bodyToJSON(b) as Value) };
+    if (this.support.length) out['support'] = this.support.map((m) => moduleToJSON(m) as Value);
+    return out;
+  }
+
+  /** `opa eval --partial --format json`'s `partial` member. */
+  evalOutput(): Value {
+    const out: Record<string, Value> = {};
+    if (this.queries.length) out['queries'] = this.queries.map((b) => bodyToJSON(b) as Value);
+    if (this.support.length) out['modules'] = this.support.map((m) => moduleToJSON(m) as Value);
+    return out;
+  }
+}
+
+export function partialPlan(plan: QueryPlan, o: PartialOptions): PartialQueries {
+  const r = partialEval(plan.policy, plan.cq, o);
+  return new PartialQueries(r.queries, r.support);
+}

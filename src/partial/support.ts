@@ -1,0 +1,206 @@
+// Support rules: documents that depend on the unknowns but cannot be inlined into the
+// residual query — rules with `else` or a default value, refs named in disableInlining,
+// partial documents read whole, and negations of residuals too large to expand. Each is
+// partially evaluated on its own (no caller bindings) and written as a rule of a module
+// under package `partial...`, which the residual refers to as `data.partial...`.
+
+import type { Body, Expr, Module, Rule, Term } from '../lang/ast.js';
+import { walkBody, walkTerm, type BodyVisitor } from '../compiler/walk.js';
+import { rootPath } from './dependence.js';
+import type { CompiledRule, RuleNode } from '../compiler/tree.js';
+import { PartialError, type PartialEvaluator } from './evaluator.js';
+import { EMPTY, type State } from './state.js';
+import { dataRef, termExpr } from './terms.js';
+import type { Path } from './unknowns.js';
+
+interface Item {
+  body: Expr[];
+  value?: Term;
+  key?: Term;
+  args?: Term[];
+  suffix?: Term[];
+}
+
+const TRUE: Term = { type: 'boolean', value: true };
+
+/** Rules are kept by [package below `partial`, rule name]. */
+function splitKey(key: string): [string[], string] {
+  return JSON.parse(key) as [string[], string];
+}
+
+export class Support {
+  private readonly refs = new Map<RuleNode, Term>();
+  private readonly rules = new Map<string, Rule[]>();
+  private nots = 0;
+
+  constructor(private readonly pe: PartialEvaluator) {}
+
+  /** Whether a data path (without `data`) is at or below a disableInlining ref. */
+  disabled(path: readonly string[]): boolean {
+    return this.pe.o.disableInlining.some((d: Path) => d.length <= path.length && d.every((s, i) => s === path[i]));
+  }
+
+  /** Whether the node's rules must be a support rule rather than inlined. */
+  needed(node: RuleNode): boolean {
+    if (this.disabled(node.path)) return true;
+    // complete rules with else or a default are inlined with guards; functions with else are not
+    return node.funcs.some((r) => r.else !== undefined);
+  }
+
+  ruleRef(node: RuleNode, path: string[]): Term {
+    return this.generate(node, path);
+  }
+
+  functionRef(node: RuleNode): Term {
+    return this.generate(node, node.path);
+  }
+
+  /** A rule `__notN__` (a function of `args` when given) true when one of `bodies` holds. */
+  negation(bodies: Expr[][], args: Term[]): Term {
+    this.outsideWith();
+    const name = `__not${this.nots++}__`;
+    for (const body of bodies) this.add(['partial'], name, { body, value: TRUE, args: args.length ? args : undefined });
+    return dataRef(['partial', name]);
+  }
+
+  /** Support rules are partially evaluated without the replacements of a `with` in force. */
+  private outsideWith(): void {
+    if (this.pe.scope.depth > 0) throw new PartialError('partial evaluation cannot make a support rule under `with` over unknowns');
+  }
+
+  /** The modules of the support rules the queries reach (directly or through other support rules). */
+  modules(queries: Body[]): Module[] {
+    const reached = new Set<string>();
+    const todo: Rule[] = [];
+    const visit = (t: Term) => {
+      const p = rootPath(t);
+      if (!p || p[0] !== 'data' || p[1] !== 'partial') return;
+      for (const [key, rules] of this.rules) {
+        const [pkg, name] = splitKey(key);
+        if (reached.has(key) || !['partial', ...pkg, name].every((x, i) => x === p[i + 1])) continue;
+        reached.add(key);
+        todo.push(...rules);
+      }
+    };
+    const v: BodyVisitor = { term: visit, call: (op) => visit(op) };
+    for (const q of queries) walkBody(q, v);
+    while (todo.length) {
+      for (let r: Rule | undefined = todo.pop(); r; r = r.else) {
+        walkBody(r.body, v);
+        for (const t of [...r.head.ref, ...(r.head.args ?? []), ...(r.head.key ? [r.head.key] : []), ...(r.head.value ? [r.head.value] : [])]) walkTerm(t, v);
+      }
+    }
+    const byPkg = new Map<string, Rule[]>();
+    for (const key of [...reached].sort()) {
+      const [pkg] = splitKey(key);
+      const k = pkg.join('.');
+      byPkg.set(k, [...(byPkg.get(k) ?? []), ...this.rules.get(key)!]);
+    }
+    return [...byPkg].map(([pkg, rules]) => ({
+      package: { path: [{ type: 'var', value: 'data' }, ...['partial', ...(pkg ? pkg.split('.') : [])].map((x) => ({ type: 'string', value: x }) as Term)] },
+      imports: [],
+      rules,
+      annotations: [],
+      comments: [],
+      regoVersion: 'v1',
+    }));
+  }
+
+  private generate(node: RuleNode, path: string[]): Term {
+    this.outsideWith();
+    const done = this.refs.get(node);
+    if (done) return done;
+    const ref = dataRef(['partial', ...path]);
+    this.refs.set(node, ref);
+    const pkg = ['partial', ...path.slice(0, -1)];
+    const name = path[path.length - 1]!;
+    const pe = this.pe;
+    if (node.default) {
+      const d = node.default;
+      let value: Term | undefined;
+      pe.term(d.value!, pe.frame(), EMPTY, (p, s) => (value = pe.plugged(p, s).t));
+      this.add(pkg, name, { body: [], value }, true);
+    }
+    for (const r of [...node.complete, ...node.funcs]) this.chain(pkg, name, r);
+    for (const r of node.sets) this.each(r, (f, s, done) => pe.term(r.key!, f, s, (p, s2) => done({ key: pe.plugged(p, s2).t }, pe.plugged(p, s2).st)), (it) => this.add(pkg, name, it));
+    for (const r of node.general) {
+      this.each(
+        r,
+        (f, s, done) => {
+          const terms = r.setLeaf ? [...r.suffix, r.key!] : [...r.suffix, r.value!];
+          pe.args(terms, f, s, (ps, s2) => {
+            let st = s2;
+            const asts = ps.map((p) => {
+              const x = pe.plugged(p, st);
+              st = x.st;
+              return x.t;
+            });
+            const last = asts.pop()!;
+            done(r.setLeaf ? { suffix: [...asts, last] } : { suffix: asts, value: last }, st);
+          });
+        },
+        (it) => this.add(pkg, name, it),
+      );
+    }
+    return ref;
+  }
+
+  /** A rule with its else chain, in order: every solution of a branch comes before the next branch. */
+  private chain(pkg: string[], name: string, r: CompiledRule): void {
+    const pe = this.pe;
+    const items: Item[] = [];
+    for (let x: CompiledRule | undefined = r; x; x = x.else) {
+      const branch = x;
+      this.each(branch, (f, s, done) => pe.term(branch.value!, f, s, (p, s2) => {
+        const v = pe.plugged(p, s2);
+        done({ value: v.t }, v.st);
+      }), (it) => items.push(it));
+    }
+    if (!items.length) return;
+    // without else, each solution is a definition of its own (the values are the rule's)
+    if (!r.else) return items.forEach((it) => this.add(pkg, name, it));
+    const rules = items.map((it) => this.rule(name, it));
+    for (let i = rules.length - 1; i > 0; i--) rules[i - 1]!.else = rules[i];
+    this.push(pkg, rules[0]!);
+  }
+
+  /** Runs one rule body in a fresh frame (function parameters bound to residual variables). */
+  private each(r: CompiledRule, head: (f: ReturnType<PartialEvaluator['frame']>, s: State, done: (it: Omit<Item, 'body'>, s: State) => void) => void, emit: (it: Item) => void): void {
+    const pe = this.pe;
+    const f = pe.frame();
+    let st = EMPTY;
+    let args: Term[] | undefined;
+    if (r.args) {
+      args = r.args.map((a) => {
+        const x = pe.plugPattern(a, f, st);
+        st = x.st;
+        return x.t;
+      });
+    }
+    const start = st;
+    pe.body(r.body, 0, f, st, (s) => head(f, s, (it, s2) => emit({ ...it, args, body: pe.residualSince(s2, start) })));
+  }
+
+  private rule(name: string, it: Item): Rule {
+    const ref: Term[] = [{ type: 'var', value: name }, ...(it.suffix ?? [])];
+    const head: Rule['head'] = { ref, assign: it.value !== undefined };
+    if (!it.suffix) head.name = name;
+    if (it.args) head.args = it.args;
+    if (it.key) head.key = it.key;
+    if (it.value) head.value = it.value;
+    return { head, body: it.body.length ? it.body : [termExpr(TRUE)] };
+  }
+
+  private add(pkg: string[], name: string, it: Item, isDefault = false): void {
+    const r = this.rule(name, it);
+    if (isDefault) r.default = true;
+    this.push(pkg, r);
+  }
+
+  private push(pkg: string[], r: Rule): void {
+    const key = JSON.stringify([pkg.slice(1), r.head.ref[0]!.type === 'var' ? r.head.ref[0]!.value : '']);
+    let list = this.rules.get(key);
+    if (!list) this.rules.set(key, (list = []));
+    list.push(r);
+  }
+}
