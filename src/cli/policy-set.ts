@@ -3,6 +3,7 @@
 // compiled once. Errors of any stage come out as one list of OPA-shaped error details.
 
 import {
+  EngineError,
   Regolith,
   RegoCompileError,
   RegoEvalError,
@@ -29,6 +30,7 @@ export function toErrorDetails(e: unknown): RegoErrorDetail[] {
   if (e instanceof RegoParseError || e instanceof RegoCompileError) return e.errors;
   if (e instanceof RegoEvalError) return [e.toJSON()];
   if (e instanceof LoadError) return [{ code: '', message: e.message }];
+  if (e instanceof EngineError) return e.errors.length ? (e.errors as RegoErrorDetail[]) : [{ code: '', message: e.message }];
   throw e;
 }
 

@@ -91,6 +91,22 @@ export interface EvaluatorOptions {
 
 const MAX_STEPS_CHECK = 4096;
 
+// What depends on which unknowns is a property of the compiled policy: computed once per
+// policy and set of unknowns, not per request.
+const dependences = new WeakMap<CompiledPolicy, Map<string, Dependence>>();
+
+function dependenceOf(policy: CompiledPolicy, unknowns: Unknowns, nd: boolean): Dependence {
+  let m = dependences.get(policy);
+  if (!m) dependences.set(policy, (m = new Map()));
+  const key = JSON.stringify([unknowns.paths, nd]);
+  let d = m.get(key);
+  if (!d) {
+    if (m.size > 256) m.clear();
+    m.set(key, (d = new Dependence(policy.root, unknowns, nd)));
+  }
+  return d;
+}
+
 export class PartialEvaluator {
   readonly dep: Dependence;
   /** The input, evaluator context and known documents in force (`with` replaces them). */
@@ -108,7 +124,7 @@ export class PartialEvaluator {
     readonly policy: CompiledPolicy,
     readonly o: EvaluatorOptions,
   ) {
-    this.dep = new Dependence(policy.root, o.unknowns, o.evalNondeterministic);
+    this.dep = dependenceOf(policy, o.unknowns, o.evalNondeterministic);
     const q = new QueryState({ strict: o.strictBuiltinErrors, deadline: o.deadline });
     q.root = policy.root;
     const ev = new EvalCtx(q, o.input, o.data, null, null, null);

@@ -1,0 +1,63 @@
+// Partial evaluation through the library: the shapes of the answer, what is kept
+// unevaluated, the negation bound, generated names, and errors.
+
+import { describe, expect, it } from 'vitest';
+import { Regolith } from '../../src/index.js';
+import { NOT_EXPANSION_LIMIT } from '../../src/partial/index.js';
+
+const partial = (module: string, query: string, o: Parameters<ReturnType<Regolith['prepare']>['partial']>[0] = {}) =>
+  new Regolith().addModule('t.rego', `package t\nimport rego.v1\n${module}`).prepare(query).partial(o);
+
+describe('PreparedQuery.partial', () => {
+  it('answers residual queries as AST and as Rego text, and support modules', () => {
+    const r = partial('allow if input.x > 1\nallow if { input.y == "a"; not input.z }', 'data.t.allow', { unknowns: ['input'] });
+    expect(r.queriesText).toEqual(['input.x > 1', 'input.y == "a"\nnot input.z']);
+    expect(r.queries[1]!.map((e) => !!e.negated)).toEqual([false, true]);
+    expect(r.support).toEqual([]);
+    expect(r.compileResult()).toMatchObject({ queries: [[{ index: 0 }], [{ index: 0 }, { index: 1, negated: true }]] });
+  });
+
+  it('known input and data are evaluated away; the query is always or never true', () => {
+    const always = partial('allow if input.role == "admin"', 'data.t.allow', { input: { role: 'admin' }, unknowns: ['input.row'] });
+    expect(always.queries).toEqual([[]]);
+    expect(always.compileResult()).toEqual({ queries: [[]] });
+    const never = partial('allow if input.role == "admin"', 'data.t.allow', { input: { role: 'dev' }, unknowns: ['input.row'] });
+    expect(never.queries).toEqual([]);
+    expect(never.compileResult()).toEqual({});
+  });
+
+  it('keeps non-deterministic built-ins unevaluated unless asked to evaluate them', () => {
+    const kept = partial('allow if time.now_ns() > input.t', 'data.t.allow', { unknowns: ['input.x'], input: { t: 0 } });
+    expect(kept.queriesText).toEqual(['time.now_ns(__p0__)\n__p0__ > 0']);
+    const evaluated = partial('allow if time.now_ns() > input.t', 'data.t.allow', { unknowns: ['input.x'], input: { t: 0 }, nondeterministicBuiltins: true });
+    expect(evaluated.queries).toEqual([[]]);
+  });
+
+  it('generated variables cannot collide with the policy\'s own names', () => {
+    const r = partial('allow if { some __p0__ in input.xs; __p0__ > 1 }', 'data.t.allow', { unknowns: ['input'] });
+    const text = r.queriesText.join('\n');
+    expect(text).toMatch(/__p\d+__/);
+    // the user's __p0__ was renamed by the compiler and never reaches the residual as such
+    expect(new Regolith().addModule('q.rego', `package q\nok if {\n${text}\n}`).prepare('data.q.ok').evaluate({ input: { xs: [0, 2] } })).toHaveLength(1);
+  });
+
+  it('a negation over many alternatives becomes a support rule instead of an exponential expansion', () => {
+    const bodies = Array.from({ length: 12 }, (_, i) => `bad if { input.a${i} == 1; input.b${i} == 2 }`).join('\n');
+    const t0 = Date.now();
+    const r = partial(`${bodies}\nallow if { input.ok; not bad }`, 'data.t.allow', { unknowns: ['input'] });
+    expect(Date.now() - t0).toBeLessThan(2000);
+    expect(2 ** 12).toBeGreaterThan(NOT_EXPANSION_LIMIT);
+    expect(r.queriesText).toEqual(['input.ok\nnot data.partial.__not0__']);
+    expect(r.supportText[0]).toContain('package partial');
+    expect(r.support[0]!.rules).toHaveLength(12);
+  });
+
+  it('rejects unknowns that are not refs of input or data', () => {
+    expect(() => partial('p := 1', 'data.t.p', { unknowns: ['x.y'] })).toThrow(/invalid unknown/);
+    expect(() => partial('p := 1', 'data.t.p', { unknowns: ['input[x]'] })).toThrow(/invalid unknown/);
+  });
+
+  it('refuses with over unknowns replacing data rather than answering wrongly', () => {
+    expect(() => partial('q if input.x\nallow if q with data.foo as 1', 'data.t.allow', { unknowns: ['input'] })).toThrow(/with/);
+  });
+});
