@@ -49,9 +49,22 @@ export interface EngineQueryResult {
 export interface CompileRequest {
   query: string;
   input?: Value;
-  /** Terms treated as unknown (Rego text); undefined means ["input"]. */
+  /** Terms treated as unknown (Rego text); undefined means ["input"] (or, for a filter rule, its METADATA). */
   unknowns?: string[];
-  options?: { disableInlining?: string[]; nondeterministicBuiltins?: boolean };
+  options?: {
+    disableInlining?: string[];
+    nondeterministicBuiltins?: boolean;
+    /** Data filtering: the dialects of a multitarget answer. */
+    targetDialects?: string[];
+    /** Data filtering: table and column renames per dialect. */
+    targetSQLTableMappings?: Value;
+    /** Data filtering: the rule whose value is the column masks. */
+    maskRule?: string;
+  };
+  /** Data filtering (/v1/compile/{path}): the filter rule's path under data. */
+  path?: string[];
+  /** Data filtering: the Accept header, which selects the target (SQL dialect, UCAST, ...). */
+  accept?: string;
 }
 
 export interface CompileResult {

@@ -74,6 +74,7 @@ export function parseAnnotationBlocks(comments: Comment[], errors: RegoErrorDeta
       if (Array.isArray(r['related_resources'])) a.related_resources = r['related_resources'].map(relatedResource);
       if (Array.isArray(r['authors'])) a.authors = r['authors'].map(author);
       if (Array.isArray(r['schemas'])) a.schemas = r['schemas'].map(schema);
+      if (r['compile'] !== undefined) a.compile = compileAnnotation(r['compile']);
       if (r['custom'] !== undefined) {
         if (typeof r['custom'] !== 'object' || r['custom'] === null || Array.isArray(r['custom'])) throw new Error('invalid custom annotation');
         a.custom = r['custom'] as Record<string, unknown>;
@@ -87,6 +88,22 @@ export function parseAnnotationBlocks(comments: Comment[], errors: RegoErrorDeta
     if (!scopeSet) delete (a as Partial<Annotations>).scope;
     const last = b.lines[b.lines.length - 1] ?? { location: b.loc };
     out.push({ annotations: a, endRow: last.location!.row });
+  }
+  return out;
+}
+
+/** `compile:` (OPA 1.9+ data filtering): the unknowns and the mask rule of a filter rule. */
+function compileAnnotation(v: unknown): { unknowns?: string[]; mask_rule?: string } {
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) throw new Error('invalid compile annotation: must be an object');
+  const o = v as Record<string, unknown>;
+  const out: { unknowns?: string[]; mask_rule?: string } = {};
+  if (o['unknowns'] !== undefined) {
+    if (!Array.isArray(o['unknowns']) || !o['unknowns'].every((x) => typeof x === 'string')) throw new Error('invalid compile annotation: unknowns must be a list of refs');
+    out.unknowns = o['unknowns'] as string[];
+  }
+  if (o['mask_rule'] !== undefined) {
+    if (typeof o['mask_rule'] !== 'string') throw new Error('invalid compile annotation: mask_rule must be a ref');
+    out.mask_rule = o['mask_rule'];
   }
   return out;
 }

@@ -201,6 +201,8 @@ export interface Annotations {
   authors?: { name?: string; email?: string }[];
   schemas?: { path?: unknown; schema?: unknown; definition?: unknown }[];
   entrypoint?: boolean;
+  /** Data filtering (OPA 1.9+): unknowns and mask rule of a filter rule. */
+  compile?: { unknowns?: string[]; mask_rule?: string };
   custom?: Record<string, unknown>;
   location?: Location;
 }

@@ -255,6 +255,13 @@ export class PartialEvaluator {
           k(s);
         });
       }
+      if (name === 'internal.member_2' && !this.hasUnbound(args[0]!, fr, st2)) {
+        // x in <known collection>: one test, kept as `x in [...]` when x is unknown
+        return this.term(args[0]!, fr, st2, (x, s) => {
+          if (!isKnown(x)) return k(save(s, callExpr(name, [x, toAST(c)])));
+          if (iterate(c.v, (_key, val) => equal(val, x.v))) k(s);
+        });
+      }
       iterate(c.v, (key, val) => {
         if (name === 'internal.member_2') this.unifyWith(args[0]!, known(val), fr, st2, k);
         else this.unifyWith(args[0]!, known(key), fr, st2, (s) => this.unifyWith(args[1]!, known(val), fr, s, k));
