@@ -6,14 +6,17 @@
 import type { Body, Expr, Module } from '../lang/ast.js';
 import type { CompiledPolicy, CompiledQuery } from '../compiler/index.js';
 import type { Value } from '../value/index.js';
-import { PartialEvaluator } from './evaluator.js';
+import { PartialError, PartialEvaluator } from './evaluator.js';
 import { EMPTY, lookup } from './state.js';
 import { callExpr, keyOf } from './terms.js';
 import { parseUnknowns, Unknowns } from './unknowns.js';
 
-export { PartialError } from './evaluator.js';
+export { PartialError };
 export { UnknownError, parseUnknowns } from './unknowns.js';
 export { NOT_EXPANSION_LIMIT } from './negation.js';
+
+/** More alternatives than this is an error, not an answer: no client can use a million queries. */
+export const MAX_QUERIES = 10000;
 
 export interface PartialOptions {
   input?: Value;
@@ -68,6 +71,7 @@ export function partialEval(policy: CompiledPolicy, cq: CompiledQuery, o: Partia
     if (seen.has(key)) return;
     seen.add(key);
     queries.push(body);
+    if (queries.length > MAX_QUERIES) throw new PartialError(`partial evaluation produced more than ${MAX_QUERIES} queries: simplify the policy or narrow the unknowns`);
   });
   return { queries, support: pe.support.modules(queries) };
 }

@@ -52,6 +52,16 @@ describe('PreparedQuery.partial', () => {
     expect(r.support[0]!.rules).toHaveLength(12);
   });
 
+  it('a policy whose alternatives multiply stops with an error, not an answer too large to use', () => {
+    const rules = ['a', 'b', 'c', 'd', 'e'].map((n) => Array.from({ length: 8 }, (_, i) => `${n} if input.${n}${i}`).join('\n')).join('\n');
+    expect(() => partial(`${rules}\nallow if { a; b; c; d; e }`, 'data.t.allow', { unknowns: ['input'] })).toThrow(/more than 10000 queries/);
+  });
+
+  it('stops at the deadline', () => {
+    const rules = ['a', 'b', 'c', 'd'].map((n) => Array.from({ length: 9 }, (_, i) => `${n} if input.${n}${i}`).join('\n')).join('\n');
+    expect(() => partial(`${rules}\nallow if { a; b; c; d }`, 'data.t.allow', { unknowns: ['input'], timeoutMs: 1 })).toThrow(/cancel/);
+  });
+
   it('rejects unknowns that are not refs of input or data', () => {
     expect(() => partial('p := 1', 'data.t.p', { unknowns: ['x.y'] })).toThrow(/invalid unknown/);
     expect(() => partial('p := 1', 'data.t.p', { unknowns: ['input[x]'] })).toThrow(/invalid unknown/);
