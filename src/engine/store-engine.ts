@@ -15,6 +15,8 @@ import { planQuery, PlanCache } from './queries.js';
 import { refText } from '../lang/index.js';
 import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
+import { filterRuleMeta } from './filter-rule.js';
+import { filterTarget, translateFilterResult } from './filter.js';
 import type {
   CompileRequest,
   CompileResult,
@@ -306,13 +308,16 @@ export class RegolithEngine implements Engine {
   async compile(req: CompileRequest, opts: EvalOptions): Promise<CompileResult> {
     const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
     const plan = this.plan('q:' + req.query, req.query, metrics);
+    // a filter rule's METADATA gives the unknowns and mask rule the request leaves out
+    const meta = req.path ? filterRuleMeta(this.state.compiled, req.path) : {};
+    const unknowns = req.unknowns ?? meta.unknowns ?? ['input'];
     const t0 = metrics ? process.hrtime.bigint() : 0n;
     let out: PartialQueries;
     try {
       out = partialPlan(plan, {
         input: req.input,
         data: (opts.snapshot ?? this.store.snapshot()).data,
-        unknowns: req.unknowns ?? ['input'],
+        unknowns,
         disableInlining: req.options?.disableInlining,
         nondeterministicBuiltins: req.options?.nondeterministicBuiltins,
         strictBuiltinErrors: opts.strictBuiltinErrors,
@@ -322,7 +327,18 @@ export class RegolithEngine implements Engine {
       throw toEngineError(e);
     }
     if (metrics) metrics['timer_rego_partial_eval_ns'] = Number(process.hrtime.bigint() - t0);
-    return { result: out.compileResult(), metrics };
+    const target = req.path ? filterTarget(req.accept) : undefined;
+    if (!target) return { result: out.compileResult(), metrics };
+    const maskRule = req.options?.maskRule ?? meta.maskRule;
+    const masks = maskRule ? await this.masks(maskRule, req.path!, req.input, opts) : undefined;
+    return { result: translateFilterResult(out, target, { ...req.options, masks }), metrics };
+  }
+
+  /** The value of the mask rule (a data ref, or a rule name in the filter rule's package) for this input. */
+  private async masks(rule: string, path: string[], input: Value | undefined, opts: EvalOptions): Promise<Value | undefined> {
+    const ref = rule.startsWith('data.') ? rule : ['data', ...path.slice(0, -1), rule].join('.');
+    const r = await this.query(`__mask__ = ${ref}`, { ...opts, input, metrics: false, instrument: false, explain: undefined });
+    return r.result[0]?.['__mask__'];
   }
 }
 

@@ -113,3 +113,40 @@ describe('POST /v1/compile: errors', () => {
     expect((r.json as { errors: { code: string }[] }).errors[0]!.code).toBe('rego_unsafe_var_error');
   });
 });
+
+describe('/v1/compile/{path}: data filtering', () => {
+  const FILTERS = `# METADATA
+# scope: package
+# compile:
+#   unknowns: [input.fruits]
+package filters
+
+include if input.fruits.price > 10
+
+include if input.fruits.name == input.fav
+`;
+  beforeAll(async () => {
+    const r = await req(s, 'PUT', '/v1/policies/filters.rego', FILTERS, { 'content-type': 'text/plain' });
+    expect(r.status, r.text).toBe(200);
+  });
+
+  it('the query is data.<path>; unknowns come from the METADATA compile: block when the request has none', async () => {
+    const r = await req(s, 'POST', '/v1/compile/filters/include', JSON.stringify({ input: { fav: 'apple' } }), { accept: 'application/json' });
+    expect(r.status, r.text).toBe(200);
+    const queries = (r.json as { result: { queries: { terms: unknown[] }[][] } }).result.queries;
+    expect(queries).toHaveLength(2);
+    expect(queries[1]![0]!.terms[2]).toEqual({ type: 'string', value: 'apple' });
+  });
+
+  it('GET takes the input as a JSON query parameter', async () => {
+    const r = await req(s, 'GET', `/v1/compile/filters/include?input=${encodeURIComponent('{"fav":"kiwi"}')}`);
+    expect(r.status, r.text).toBe(200);
+    expect(JSON.stringify(r.json)).toContain('kiwi');
+  });
+
+  it('a path without a rule, or with a bad body, is 400', async () => {
+    expect((await req(s, 'POST', '/v1/compile/', '{}')).status).toBe(400);
+    expect((await req(s, 'POST', '/v1/compile/filters/include', '{"options": {"maskRule": 3}}')).status).toBe(400);
+    expect((await req(s, 'GET', '/v1/compile/filters/include?input=%7Bnope')).status).toBe(400);
+  });
+});
