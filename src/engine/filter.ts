@@ -2,17 +2,31 @@
 // filter rule translated to SQL or UCAST by src/partial/filter.
 
 import type { Value } from '../value/index.js';
+import { FilterError, parseTarget, translateFilter, type Target } from '../partial/filter/index.js';
 import { EngineError } from './errors.js';
 import type { PartialQueries } from './partial.js';
 
-/** The target an Accept header asks for; undefined for OPA's plain Rego AST answer. */
-export function filterTarget(accept: string | undefined): string | undefined {
+/**
+ * The target an Accept header asks for; undefined for OPA's plain Rego AST answer
+ * (application/json, * / *, or no header). An unknown vnd.opa / vnd.styra type is an error.
+ */
+export function filterTarget(accept: string | undefined): Target | undefined {
   if (!accept) return undefined;
   const types = accept.split(',').map((t) => t.split(';')[0]!.trim().toLowerCase());
-  const special = types.find((t) => /^application\/vnd\.(opa|styra)\./.test(t));
-  return special;
+  for (const t of types) {
+    const target = parseTarget(t);
+    if (target) return target;
+  }
+  const vendor = types.find((t) => /^application\/vnd\.(opa|styra)\./.test(t));
+  if (vendor) throw new EngineError('bad_request', `unsupported data filtering target: ${vendor}`);
+  return undefined;
 }
 
-export function translateFilterResult(_out: PartialQueries, target: string, _options: Record<string, unknown>): Value {
-  throw new EngineError('unimplemented', `data filtering target ${target} is not available yet`);
+export function translateFilterResult(out: PartialQueries, target: Target, options: { targetDialects?: string[]; targetSQLTableMappings?: Value; masks?: Value }): Value {
+  try {
+    return translateFilter({ queries: out.queries, supportCount: out.support.length }, target, options);
+  } catch (e) {
+    if (e instanceof FilterError) throw new EngineError('bad_request', 'the filter rule cannot be translated to the target: ' + e.message, e.errors);
+    throw e;
+  }
 }
