@@ -114,6 +114,8 @@ export class PartialEvaluator {
   readonly support: Support;
   private readonly dummy: Frame;
   private frames = 0;
+  /** Where the expression being evaluated is written (for the residual's locations). */
+  private loc: Location | undefined;
   private vars = 0;
   private steps = 0;
   /** Propagated symbolic refs: the term a variable was bound to -> its id. */
@@ -156,8 +158,15 @@ export class PartialEvaluator {
     this.expr(body[i]!, fr, st, (st2) => this.body(body, i + 1, fr, st2, k));
   }
 
+  /** Saves an expression for the residual, located where the policy wrote what produced it. */
+  saveAt(st: State, e: Expr): State {
+    if (!e.location && this.loc) e.location = this.loc;
+    return save(st, e);
+  }
+
   expr(e: Expr, fr: Frame0, st: State, k: K): void {
     this.tick();
+    if (e.location) this.loc = e.location;
     if (e.with?.length) return this.withExpr(e, fr, st, k);
     if (e.negated) return negate(this, e, fr, st, k);
     const t = e.terms;
@@ -181,7 +190,7 @@ export class PartialEvaluator {
       if (p.v !== false) k(st);
       return;
     }
-    k(save(st, termExpr(p)));
+    k(this.saveAt(st, termExpr(p)));
   }
 
   private callExpr(t: Term[], e: Expr, fr: Frame0, st: State, k: K): void {
@@ -215,7 +224,7 @@ export class PartialEvaluator {
         if (v !== false) k(st2);
         return;
       }
-      k(save(st2, callExpr(op, ps.map(toAST))));
+      k(this.saveAt(st2, callExpr(op, ps.map(toAST))));
     });
   }
 
@@ -245,7 +254,7 @@ export class PartialEvaluator {
     this.term(coll, fr, st, (c, st2) => {
       if (!isKnown(c)) {
         if (name === 'internal.member_2' && !this.hasUnbound(args[0]!, fr, st2)) {
-          return this.term(args[0]!, fr, st2, (x, s) => k(save(s, callExpr(name, [toAST(x), c]))));
+          return this.term(args[0]!, fr, st2, (x, s) => k(this.saveAt(s, callExpr(name, [toAST(x), c]))));
         }
         // some x in <unknown>: iterate it as a ref, x = coll[_] (k, v: v = coll[k])
         const keyPat: Term = name === 'internal.member_3' ? args[0]! : { type: 'var', value: `$pe${this.varCount}` };
@@ -258,7 +267,7 @@ export class PartialEvaluator {
       if (name === 'internal.member_2' && !this.hasUnbound(args[0]!, fr, st2)) {
         // x in <known collection>: one test, kept as `x in [...]` when x is unknown
         return this.term(args[0]!, fr, st2, (x, s) => {
-          if (!isKnown(x)) return k(save(s, callExpr(name, [x, toAST(c)])));
+          if (!isKnown(x)) return k(this.saveAt(s, callExpr(name, [x, toAST(c)])));
           if (iterate(c.v, (_key, val) => equal(val, x.v))) k(s);
         });
       }
@@ -291,7 +300,7 @@ export class PartialEvaluator {
     }
     const pa = this.plugPattern(a, fr, st);
     const pb = this.plugPattern(b, fr, pa.st);
-    k(save(pb.st, callExpr('eq', [pa.t, pb.t])));
+    k(this.saveAt(pb.st, callExpr('eq', [pa.t, pb.t])));
   }
 
   /** Unifies a pattern term (which may hold unbound variables) with an evaluated term. */
@@ -304,7 +313,7 @@ export class PartialEvaluator {
         // an iteration (input.xs[__p1__]) is kept as a generator, so its variable stays bound
         // wherever the copy would have gone (heads, negations)
         const v = this.freshVar();
-        return k(bind(save(st, callExpr('eq', [v, p])), key, v));
+        return k(bind(this.saveAt(st, callExpr('eq', [v, p])), key, v));
       }
       if (!isKnown(p) && p.type === 'ref') {
         const id = this.props++;
@@ -339,7 +348,7 @@ export class PartialEvaluator {
     }
     if (this.hasUnbound(pat, fr, st)) {
       const r = this.plugPattern(pat, fr, st);
-      return k(save(r.st, callExpr('eq', [r.t, toAST(p)])));
+      return k(this.saveAt(r.st, callExpr('eq', [r.t, toAST(p)])));
     }
     this.term(pat, fr, st, (q, s) => this.unifyValues(q, p, s, k));
   }
@@ -351,7 +360,7 @@ export class PartialEvaluator {
     }
     const pa = this.plugged(a, st);
     const pb = this.plugged(b, pa.st);
-    k(save(pb.st, callExpr('eq', [pa.t, pb.t])));
+    k(this.saveAt(pb.st, callExpr('eq', [pa.t, pb.t])));
   }
 
   /** Whether a pattern position (a var, or an element of an array/object/set) is unbound. */
@@ -489,7 +498,7 @@ export class PartialEvaluator {
         return k(known(v), s);
       }
       const out = this.freshVar();
-      k(out, save(s, callExpr(def.name, [...ps.map(toAST), out])));
+      k(out, this.saveAt(s, callExpr(def.name, [...ps.map(toAST), out])));
     });
   }
 
@@ -504,7 +513,7 @@ export class PartialEvaluator {
       if (this.support.needed(node)) {
         const op = this.support.functionRef(node);
         const out = this.freshVar();
-        return k(out, save(s, callExpr(op, [...ps.map(toAST), out])));
+        return k(out, this.saveAt(s, callExpr(op, [...ps.map(toAST), out])));
       }
       for (const r of node.funcs) {
         const f = this.frame();
@@ -820,7 +829,7 @@ export class PartialEvaluator {
       const whole = this.plugExpr({ ...e, terms: { ...t, domain: { type: 'null' } } }, fr, s, (x) => (ns = x));
       const dom = this.plugged(d, ns);
       (whole.terms as Every).domain = dom.t;
-      k(save(dom.st, whole));
+      k(this.saveAt(dom.st, whole));
     });
   }
 

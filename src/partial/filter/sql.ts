@@ -53,11 +53,12 @@ const SQL_OP = { eq: '=', ne: '<>', lt: '<', lte: '<=', gt: '>', gte: '>=' } as 
 const FALSE = '1 = 0';
 const TRUE = '1 = 1';
 
+/** A LIKE pattern matching the literal `s` where the test needs it: wildcards escaped. */
 function likePattern(s: string, fn: 'startswith' | 'endswith' | 'contains', d: SQLDialect): string {
-  const specials = d === 'sqlserver' ? /[!%_[]/g : /[!%_]/g;
-  const esc = s.replace(specials, (c) => '!' + c);
+  // SQL Server escapes with brackets ([%], [_], [[]); the others with ESCAPE '!'
+  const esc = d === 'sqlserver' ? s.replace(/[%_[]/g, (c) => `[${c}]`) : s.replace(/[!%_]/g, (c) => '!' + c);
   const pat = fn === 'startswith' ? `${esc}%` : fn === 'endswith' ? `%${esc}` : `%${esc}%`;
-  return `${str(pat, d)} ESCAPE '!'`;
+  return d === 'sqlserver' ? str(pat, d) : `${str(pat, d)} ESCAPE '!'`;
 }
 
 function leaf(l: Leaf, d: SQLDialect, m: TableMappings | undefined): string {
