@@ -22,6 +22,13 @@ export function filterTarget(accept: string | undefined): Target | undefined {
   return undefined;
 }
 
+/** The media type a target is answered with (OPA 1.9's application/vnd.opa.* names). */
+export function targetMediaType(t: Target): string {
+  if (t.mediaType) return t.mediaType;
+  if (t.kind === 'multi') return 'application/vnd.opa.multitarget+json';
+  return t.kind === 'sql' ? `application/vnd.opa.sql.${t.dialect}+json` : `application/vnd.opa.ucast.${t.variant}+json`;
+}
+
 export function translateFilterResult(out: PartialQueries, target: Target, options: { targetDialects?: string[]; targetSQLTableMappings?: Value; masks?: Value }): Value {
   try {
     return translateFilter({ queries: out.queries, supportCount: out.support.length }, target, options);

@@ -16,7 +16,7 @@ import { refText } from '../lang/index.js';
 import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
 import { filterRuleMeta } from './filter-rule.js';
-import { filterTarget, translateFilterResult } from './filter.js';
+import { filterTarget, targetMediaType, translateFilterResult } from './filter.js';
 import type {
   CompileRequest,
   CompileResult,
@@ -331,7 +331,7 @@ export class RegolithEngine implements Engine {
     if (!target) return { result: out.compileResult(), metrics };
     const maskRule = req.options?.maskRule ?? meta.maskRule;
     const masks = maskRule ? await this.masks(maskRule, req.path!, req.input, opts) : undefined;
-    return { result: translateFilterResult(out, target, { ...req.options, masks }), metrics };
+    return { result: translateFilterResult(out, target, { ...req.options, masks }), metrics, contentType: targetMediaType(target) };
   }
 
   /** The value of the mask rule (a data ref, or a rule name in the filter rule's package) for this input. */

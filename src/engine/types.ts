@@ -70,6 +70,8 @@ export interface CompileRequest {
 export interface CompileResult {
   /** `{}` or `{ queries: [...], support?: [...] }`, already in OPA's JSON AST shape. */
   result: Value;
+  /** Data filtering: the media type of the target answered (the response's Content-Type). */
+  contentType?: string;
   metrics?: Record<string, number>;
   explanation?: Value;
 }

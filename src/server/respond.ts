@@ -43,14 +43,17 @@ export interface SendOptions {
   status?: number;
   /** Set for endpoints OPA compresses (data and compile): adds Vary and may gzip. */
   gzip?: { settings: GzipSettings; acceptEncoding: string | undefined };
+  /** Media type of the body (default application/json), e.g. a data-filtering target's. */
+  contentType?: string;
 }
 
 /** A JSON reply with OPA's trailing newline (gzipped when asked for and long enough). */
 export function encodeJSON(text: string, opts: SendOptions = {}): Reply | Promise<Reply> {
   const status = opts.status ?? 200;
   const body = text + '\n';
-  if (!opts.gzip) return { status, headers: { 'content-type': 'application/json' }, body };
-  const headers: Record<string, string> = { 'content-type': 'application/json', vary: 'Accept-Encoding' };
+  const type = opts.contentType ?? 'application/json';
+  if (!opts.gzip) return { status, headers: { 'content-type': type }, body };
+  const headers: Record<string, string> = { 'content-type': type, vary: 'Accept-Encoding' };
   // Only a client that accepts gzip makes the byte length matter.
   if (!acceptsGzip(opts.gzip.acceptEncoding) || body.length * 3 <= opts.gzip.settings.minLength) return { status, headers, body };
   const buf = Buffer.from(body, 'utf8');

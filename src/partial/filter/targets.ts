@@ -4,19 +4,23 @@
 export type SQLDialect = 'postgresql' | 'mysql' | 'sqlserver' | 'sqlite';
 export type UCASTVariant = 'all' | 'minimal' | 'prisma' | 'linq';
 
-export type Target = { kind: 'sql'; dialect: SQLDialect } | { kind: 'ucast'; variant: UCASTVariant } | { kind: 'multi' };
+export type Target = ({ kind: 'sql'; dialect: SQLDialect } | { kind: 'ucast'; variant: UCASTVariant } | { kind: 'multi' }) & {
+  /** The media type as asked for (answered with the same vendor spelling). */
+  mediaType?: string;
+};
 
 export const DIALECTS: readonly SQLDialect[] = ['postgresql', 'mysql', 'sqlserver', 'sqlite'];
 
 /** The target of one media type, or undefined when it names none. */
 export function parseTarget(mediaType: string): Target | undefined {
-  const m = /^application\/vnd\.(?:opa|styra)\.([a-z.]+)\+json$/.exec(mediaType.trim().toLowerCase());
+  const type = mediaType.trim().toLowerCase();
+  const m = /^application\/vnd\.(?:opa|styra)\.([a-z.]+)\+json$/.exec(type);
   if (!m) return undefined;
   const name = m[1]!;
-  if (name === 'multitarget') return { kind: 'multi' };
+  if (name === 'multitarget') return { kind: 'multi', mediaType: type };
   const [family, variant] = name.split('.');
-  if (family === 'sql' && (DIALECTS as readonly string[]).includes(variant ?? '')) return { kind: 'sql', dialect: variant as SQLDialect };
-  if (family === 'ucast' && ['all', 'minimal', 'prisma', 'linq'].includes(variant ?? '')) return { kind: 'ucast', variant: variant as UCASTVariant };
+  if (family === 'sql' && (DIALECTS as readonly string[]).includes(variant ?? '')) return { kind: 'sql', dialect: variant as SQLDialect, mediaType: type };
+  if (family === 'ucast' && ['all', 'minimal', 'prisma', 'linq'].includes(variant ?? '')) return { kind: 'ucast', variant: variant as UCASTVariant, mediaType: type };
   return undefined;
 }
 

@@ -167,5 +167,5 @@ async function answer(c: Context<Env>, ctx: ServerContext, req: CompileRequest, 
     ],
     pretty,
   );
-  return sendJSON(text, { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
+  return sendJSON(text, { contentType: res.contentType, gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } });
 }

@@ -3,43 +3,11 @@
 // row as input) is true — on PostgreSQL, MariaDB and SQLite, over a few hundred generated
 // rows with NULLs, mixed case, quotes, backslashes and LIKE wildcards in the data.
 
-import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Regolith } from '../../../src/index.js';
 import { translateFilter, type Target } from '../../../src/partial/filter/index.js';
 import { mariadbInstalled, postgresBin, startMariaDB, startPostgres, startSQLite, type Database } from './databases.js';
-import { FILTERS, KNOWN, DATA } from './filter-corpus.js';
-
-const COLUMNS = ['id', 'name', 'price', 'tenant', 'owner', 'public'] as const;
-type Row = { id: number; name: string | null; price: number | null; tenant: string | null; owner: string | null; public: boolean | null };
-
-const ROWS: Row[] = fc
-  .sample(
-    fc.record({
-      name: fc.constantFrom('apple', 'Apple', 'APPLE', 'banana', 'a%b', 'a_b', 'axb', 'ab', "o'neil", 'x\\y', 'cherry', '', 'b%', null),
-      price: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 20 })),
-      tenant: fc.constantFrom('t1', 't2', 't3', null),
-      owner: fc.constantFrom('bob', 'amy', 'apple', null),
-      public: fc.constantFrom(true, false, null),
-    }),
-    { numRuns: 300, seed: 42 },
-  )
-  .map((r, i) => ({ id: i + 1, ...r }));
-
-const DDL: Record<Database['name'], string> = {
-  postgresql: 'CREATE TABLE fruits (id INTEGER PRIMARY KEY, name TEXT, price INTEGER, tenant TEXT, owner TEXT, public BOOLEAN)',
-  mysql: 'CREATE TABLE fruits (id INT PRIMARY KEY, name VARCHAR(40), price INT, tenant VARCHAR(10), owner VARCHAR(20), public BOOLEAN) CHARACTER SET utf8mb4',
-  sqlite: 'CREATE TABLE fruits (id INTEGER PRIMARY KEY, name TEXT, price INTEGER, tenant TEXT, owner TEXT, public BOOLEAN)',
-};
-
-async function load(db: Database): Promise<void> {
-  await db.exec(DDL[db.name]);
-  const ph = (i: number) => (db.name === 'postgresql' ? `$${i + 1}` : '?');
-  for (const r of ROWS) {
-    const vals = COLUMNS.map((c) => (db.name === 'sqlite' && typeof r[c] === 'boolean' ? Number(r[c]) : r[c]));
-    await db.exec(`INSERT INTO fruits (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => ph(i)).join(', ')})`, vals);
-  }
-}
+import { FILTERS, KNOWN, DATA, ROWS, load } from './filter-corpus.js';
 
 /** The ids of rows the policy allows, each decided by full evaluation. */
 function allowed(module: string): number[] {

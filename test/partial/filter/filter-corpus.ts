@@ -1,4 +1,8 @@
-// Filter policies over input.fruits (the table) with known input (user, fav, max) and data.
+// Filter policies over input.fruits (the table) with known input (user, fav, max) and data,
+// and the generated rows of the table.
+
+import fc from 'fast-check';
+import type { Database } from './databases.js';
 
 export const KNOWN = { user: 'bob', fav: 'Apple', max: 12 };
 export const DATA = { tenants: { bob: ['t1', 't2'], amy: ['t3'] } };
@@ -37,3 +41,35 @@ export const FILTERS: [string, string][] = [
   ['a known bound', `${P}include if input.fruits.price < input.max`],
   ['not over a helper with two conditions', `${P}bad if { input.fruits.tenant == "t3"; input.fruits.price > 2 }\ninclude if not bad`],
 ];
+
+export const COLUMNS = ['id', 'name', 'price', 'tenant', 'owner', 'public'] as const;
+export type Row = { id: number; name: string | null; price: number | null; tenant: string | null; owner: string | null; public: boolean | null };
+
+export const ROWS: Row[] = fc
+  .sample(
+    fc.record({
+      name: fc.constantFrom('apple', 'Apple', 'APPLE', 'banana', 'a%b', 'a_b', 'axb', 'ab', "o'neil", 'x\\y', 'cherry', '', 'b%', null),
+      price: fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 20 })),
+      tenant: fc.constantFrom('t1', 't2', 't3', null),
+      owner: fc.constantFrom('bob', 'amy', 'apple', null),
+      public: fc.constantFrom(true, false, null),
+    }),
+    { numRuns: 300, seed: 42 },
+  )
+  .map((r, i) => ({ id: i + 1, ...r }));
+
+export const DDL: Record<Database['name'], string> = {
+  postgresql: 'CREATE TABLE fruits (id INTEGER PRIMARY KEY, name TEXT, price INTEGER, tenant TEXT, owner TEXT, public BOOLEAN)',
+  mysql: 'CREATE TABLE fruits (id INT PRIMARY KEY, name VARCHAR(40), price INT, tenant VARCHAR(10), owner VARCHAR(20), public BOOLEAN) CHARACTER SET utf8mb4',
+  sqlite: 'CREATE TABLE fruits (id INTEGER PRIMARY KEY, name TEXT, price INTEGER, tenant TEXT, owner TEXT, public BOOLEAN)',
+};
+
+export async function load(db: Database): Promise<void> {
+  await db.exec(DDL[db.name]);
+  const ph = (i: number) => (db.name === 'postgresql' ? `$${i + 1}` : '?');
+  for (const r of ROWS) {
+    const vals = COLUMNS.map((c) => (db.name === 'sqlite' && typeof r[c] === 'boolean' ? Number(r[c]) : r[c]));
+    await db.exec(`INSERT INTO fruits (${COLUMNS.join(', ')}) VALUES (${COLUMNS.map((_, i) => ph(i)).join(', ')})`, vals);
+  }
+}
+
