@@ -5,7 +5,7 @@
 import { watch, type FSWatcher } from 'node:fs';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
-import { startServer, type RunningServer } from '../server/index.js';
+import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
 import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
 import type { Module, RegoVersion } from '../engine/index.js';
@@ -33,6 +33,8 @@ export interface RunServerOptions {
   shutdownGraceMs: number;
   /** Keys the -b bundles must be signed with (--verification-key). */
   verification?: VerificationConfig;
+  tls?: TLSOptions;
+  access?: AccessOptions;
 }
 
 interface LoadedPolicies {
@@ -101,6 +103,8 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           config: config.raw,
           logger,
           shutdownGraceMs: o.shutdownGraceMs,
+          tls: o.tls,
+          access: o.access,
           ...plugins.serverOptions,
         }),
       );
@@ -109,6 +113,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     await Promise.all(servers.map((s) => s.close()));
     await plugins?.stop();
     const err = e as NodeJS.ErrnoException;
+    if (e instanceof TLSConfigError) throw new CLIError(e.message);
     if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
       throw new CLIError(`listen tcp ${o.addrs[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
     }

@@ -50,7 +50,19 @@ const EMPTY = Buffer.alloc(0);
  * ReadableStream, and a callback (rather than a promise) lets the decision fast path
  * answer in the tick the last chunk arrived.
  */
+/** A body already read from the stream (by the authorization gate), for the route to use. */
+export const PREREAD: unique symbol = Symbol('regolith.preread');
+
+function preread(inc: IncomingMessage | undefined): Buffer | undefined {
+  return inc ? (inc as unknown as Record<symbol, Buffer | undefined>)[PREREAD] : undefined;
+}
+
 export function collectBody(inc: IncomingMessage, limits: BodyLimits, done: (err: HttpError | undefined, body: Buffer) => void): void {
+  const pre = preread(inc);
+  if (pre) {
+    done(undefined, pre);
+    return;
+  }
   const declared = inc.headers['content-length'];
   if (declared !== undefined && Number(declared) > limits.maxLength) {
     inc.resume(); // drain and discard
@@ -95,6 +107,8 @@ function readIncoming(inc: IncomingMessage, limits: BodyLimits): Promise<Buffer>
 
 /** Reads the raw body, refusing more than maxLength bytes (declared or actually sent). */
 export async function readRaw(req: Request | undefined, limits: BodyLimits, incoming?: IncomingMessage): Promise<Buffer> {
+  const pre = preread(incoming);
+  if (pre) return pre;
   // An unread Node request: collectBody checks the declared length itself.
   if (incoming && incoming.readableFlowing === null) return readIncoming(incoming, limits);
   if (incoming?.readableEnded) return Buffer.alloc(0);

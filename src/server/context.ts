@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
+import type { AccessOptions } from './access/gate.js';
 import type { Registry } from 'prom-client';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
@@ -52,6 +53,8 @@ export interface ServerOptions {
   /** Also expose Node process metrics on /metrics (default true). */
   processMetrics?: boolean;
   version?: Partial<VersionInfo>;
+  /** --authentication / --authorization: who is asking, and the policy that decides. */
+  access?: AccessOptions;
 }
 
 export interface ServerContext {

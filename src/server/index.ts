@@ -4,3 +4,6 @@ export { startServer, parseAddr, type StartOptions, type RunningServer } from '.
 export type { ServerOptions, PluginStatus, DecisionEvent, VersionInfo } from './context.js';
 export * from '../engine/types.js';
 export { HttpError, Code, Msg } from './errors.js';
+export { TLSConfigError, type TLSOptions } from './tls.js';
+export type { AccessOptions, AuthorizationMode } from './access/gate.js';
+export type { AuthenticationMode } from './access/authn.js';

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { CreatedApp } from './app.js';
 import { RequestObserver } from './observe.js';
 import { fastDecision } from './fast-decision.js';
+import { createGate } from './access/gate.js';
 
 type NodeEnv = { incoming: IncomingMessage; outgoing: ServerResponse };
 
@@ -45,10 +46,13 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
       },
     );
   };
-  const wrap =
-    (hono: RequestListener): RequestListener =>
-    (inc, res) => {
+  const gate = createGate(created.ctx, created.ctx.opts.access ?? {});
+  const wrap = (hono: RequestListener): RequestListener => {
+    const serve = (inc: IncomingMessage, res: ServerResponse) => {
       if (!fast(inc, res)) void hono(inc, res);
     };
+    // the authorization gate comes before every route, the fast path included
+    return gate ? (inc, res) => gate(inc, res, () => serve(inc, res)) : serve;
+  };
   return { fetch, wrap };
 }

@@ -5,9 +5,11 @@
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import { createListeners } from './listener.js';
+import { httpsOptions, reloadCertificates, type TLSOptions } from './tls.js';
 import type { ServerOptions } from './context.js';
 import type { Engine } from '../engine/types.js';
 
@@ -19,6 +21,8 @@ export interface StartOptions extends Omit<ServerOptions, 'engine' | 'logger' | 
   logger?: Logger;
   /** How long close() waits for requests in flight before cutting connections (ms). */
   shutdownGraceMs?: number;
+  /** Serve HTTPS (and, with a CA file, require client certificates). */
+  tls?: TLSOptions;
 }
 
 export interface RunningServer {
@@ -42,24 +46,34 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
   const { host, port } = parseAddr(opts.addr ?? 'localhost:8181');
   const created = createApp({ ...opts, logger });
   const listeners = createListeners(created, logger);
+  const secure = opts.tls ? httpsOptions(opts.tls) : undefined;
+  let stopReload: (() => void) | undefined;
   return new Promise((resolve, reject) => {
     const server = serve(
       {
         fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
         hostname: host,
         port,
-        createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => createServer(options, listeners.wrap(hono))) as never,
+        createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => {
+          if (!secure) return createServer(options, listeners.wrap(hono));
+          const s = createHttpsServer({ ...options, ...secure }, listeners.wrap(hono));
+          stopReload = reloadCertificates(s, opts.tls!, secure, logger);
+          return s;
+        }) as never,
       },
       (info: AddressInfo) => {
         const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-        const url = `http://${shownHost}:${info.port}`;
+        const url = `${secure ? 'https' : 'http'}://${shownHost}:${info.port}`;
         logger.info({ addrs: [url] }, 'Initializing server.');
         let closing: Promise<void> | undefined;
         resolve({
           url,
           port: info.port,
           host: info.address,
-          close: () => (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000)),
+          close: () => {
+            stopReload?.();
+            return (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000));
+          },
         });
       },
     ) as Server;

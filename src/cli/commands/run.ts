@@ -21,6 +21,21 @@ interface RunFlags extends VerificationFlags {
   watch?: boolean;
   ignore: string[];
   shutdownGracePeriod: string;
+  authentication: string;
+  authorization: string;
+  tlsCertFile?: string;
+  tlsPrivateKeyFile?: string;
+  tlsCaCertFile?: string;
+  minTlsVersion: string;
+  tlsCipherSuites: string[];
+  tlsCertRefreshPeriod: string;
+}
+
+function durationMs(text: string, flag: string): number {
+  const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
+  if (!m) throw new CLIError(`invalid argument "${text}" for "${flag}" flag: time: invalid duration "${text}"`);
+  const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[2] ?? 's']!;
+  return Number(m[1]) * unit;
 }
 
 /** The `regolith run` action (its flags are declared in ../registry/run.ts). */
@@ -33,6 +48,21 @@ export const runAction = async (paths: string[], f: RunFlags) => {
   const grace = Number(f.shutdownGracePeriod);
   if (!Number.isFinite(grace) || grace < 0) throw new CLIError(`invalid argument "${f.shutdownGracePeriod}" for "--shutdown-grace-period" flag`);
   // As OPA: --watch also reloads -b bundle directories.
+  if (!['off', 'token', 'tls'].includes(f.authentication)) throw new CLIError(`invalid argument "${f.authentication}" for "--authentication" flag: must be one of {off, token, tls}`);
+  if (!['off', 'basic'].includes(f.authorization)) throw new CLIError(`invalid argument "${f.authorization}" for "--authorization" flag: must be one of {off, basic}`);
+  if (!f.tlsCertFile !== !f.tlsPrivateKeyFile) throw new CLIError('--tls-cert-file and --tls-private-key-file must be given together');
+  if (f.tlsCaCertFile && !f.tlsCertFile) throw new CLIError('--tls-ca-cert-file needs --tls-cert-file and --tls-private-key-file');
+  if (f.authentication === 'tls' && !f.tlsCaCertFile) throw new CLIError('--authentication=tls needs --tls-ca-cert-file to verify client certificates');
+  const tls = f.tlsCertFile
+    ? {
+        certFile: f.tlsCertFile,
+        keyFile: f.tlsPrivateKeyFile!,
+        caFile: f.tlsCaCertFile,
+        minVersion: f.minTlsVersion,
+        cipherSuites: f.tlsCipherSuites,
+        refreshMs: durationMs(f.tlsCertRefreshPeriod, '--tls-cert-refresh-period'),
+      }
+    : undefined;
   const verification = f.skipVerify ? undefined : verificationConfig(f);
   if (verification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
   process.exitCode = await runServer({
@@ -49,5 +79,7 @@ export const runAction = async (paths: string[], f: RunFlags) => {
     ignore: f.ignore,
     shutdownGraceMs: grace * 1000,
     verification,
+    tls,
+    access: { authentication: f.authentication as 'off' | 'token' | 'tls', authorization: f.authorization as 'off' | 'basic' },
   });
 };

@@ -25,7 +25,15 @@ export function registerRun(program: Command): Command {
     .option('--shutdown-grace-period <seconds>', 'set the time (in seconds) that the server will wait to gracefully shut down', '10')
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
-    .option('--skip-verify', 'disables bundle signature verification');
+    .option('--skip-verify', 'disables bundle signature verification')
+    .option('--authentication <mode>', 'set authentication scheme (off, token, tls)', 'off')
+    .option('--authorization <mode>', 'set authorization scheme (off, basic)', 'off')
+    .option('--tls-cert-file <path>', 'set path of TLS certificate file')
+    .option('--tls-private-key-file <path>', 'set path of TLS private key file')
+    .option('--tls-ca-cert-file <path>', 'set path of TLS CA cert file (clients must present a certificate it signed)')
+    .option('--min-tls-version <version>', 'set minimum TLS version to be used by the server (1.0, 1.1, 1.2, 1.3)', '1.2')
+    .option('--tls-cipher-suites <names>', 'set list of cipher suites (IANA names), comma-separated', collectList, [])
+    .option('--tls-cert-refresh-period <duration>', 'set certificate refresh period (e.g. 30s, 5m; 0 reloads only on file change)', '0s');
   return addVerificationOptions(cmd)
     .addHelpText(
       'after',
@@ -36,6 +44,7 @@ export function registerRun(program: Command): Command {
         'regolith run -s -c config.yaml --set default_decision=/httpapi/authz/allow',
         'regolith run -s --watch policies/',
         'regolith run -s -b bundle.tar.gz --verification-key public.pem --signing-alg RS256',
+        'regolith run -s --authentication=token --authorization=basic --tls-cert-file cert.pem --tls-private-key-file key.pem authz.rego',
       ]),
     )
     .action(lazyAction(() => import('../commands/run.js').then((m) => m.runAction)));
