@@ -46,9 +46,10 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
   const { host, port } = parseAddr(opts.addr ?? 'localhost:8181');
   const created = createApp({ ...opts, logger });
   const listeners = createListeners(created, logger);
-  const secure = opts.tls ? httpsOptions(opts.tls) : undefined;
   let stopReload: (() => void) | undefined;
   return new Promise((resolve, reject) => {
+    // thrown here, a bad TLS setting rejects the promise like a failed listen
+    const secure = opts.tls ? httpsOptions(opts.tls) : undefined;
     const server = serve(
       {
         fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
