@@ -35,6 +35,9 @@ export interface RunServerOptions {
   verification?: VerificationConfig;
   tls?: TLSOptions;
   access?: AccessOptions;
+  /** --diagnostic-addr: /health and /metrics only, outside the access policy. */
+  diagnosticAddrs?: string[];
+  unixSocketPerm?: string;
 }
 
 interface LoadedPolicies {
@@ -105,8 +108,14 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           shutdownGraceMs: o.shutdownGraceMs,
           tls: o.tls,
           access: o.access,
+          unixSocketPerm: o.unixSocketPerm,
           ...plugins.serverOptions,
         }),
+      );
+    }
+    for (const addr of o.diagnosticAddrs ?? []) {
+      servers.push(
+        await startServer({ addr, engine, config: config.raw, logger, shutdownGraceMs: o.shutdownGraceMs, diagnostic: true, unixSocketPerm: o.unixSocketPerm, ...plugins.serverOptions }),
       );
     }
   } catch (e) {
@@ -115,7 +124,8 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     const err = e as NodeJS.ErrnoException;
     if (e instanceof TLSConfigError) throw new CLIError(e.message);
     if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-      throw new CLIError(`listen tcp ${o.addrs[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
+      const all = [...o.addrs, ...(o.diagnosticAddrs ?? [])];
+      throw new CLIError(`listen tcp ${all[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
     }
     throw e;
   }

@@ -39,6 +39,10 @@ export function createApp(opts: ServerOptions): CreatedApp {
   // middleware: with no middleware, Hono calls the one matching handler directly.
   registerHealth(app, ctx);
   registerMetricsEndpoint(app, registry);
+  if (opts.diagnostic) {
+    app.notFound(() => new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+    return { app, ctx, registry, durations: metrics.durations };
+  }
   registerDataRead(app, ctx);
   registerDataWrite(app, ctx);
   registerV0(app, ctx);

@@ -55,6 +55,8 @@ export interface ServerOptions {
   version?: Partial<VersionInfo>;
   /** --authentication / --authorization: who is asking, and the policy that decides. */
   access?: AccessOptions;
+  /** --diagnostic-addr: serve only /health and /metrics, outside the access policy. */
+  diagnostic?: boolean;
 }
 
 export interface ServerContext {

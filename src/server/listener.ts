@@ -46,10 +46,12 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
       },
     );
   };
-  const gate = createGate(created.ctx, created.ctx.opts.access ?? {});
+  // the diagnostic listener serves health and metrics only, to probes, without the policy
+  const diagnostic = !!created.ctx.opts.diagnostic;
+  const gate = diagnostic ? undefined : createGate(created.ctx, created.ctx.opts.access ?? {});
   const wrap = (hono: RequestListener): RequestListener => {
     const serve = (inc: IncomingMessage, res: ServerResponse) => {
-      if (!fast(inc, res)) void hono(inc, res);
+      if (diagnostic || !fast(inc, res)) void hono(inc, res);
     };
     // the authorization gate comes before every route, the fast path included
     return gate ? (inc, res) => gate(inc, res, () => serve(inc, res)) : serve;

@@ -2,7 +2,8 @@
 // finish (up to a grace period), closes idle keep-alive connections, and resolves when
 // the socket is closed.
 
-import { serve } from '@hono/node-server';
+import { createAdaptorServer } from '@hono/node-server';
+import { chmodSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
@@ -23,6 +24,8 @@ export interface StartOptions extends Omit<ServerOptions, 'engine' | 'logger' | 
   shutdownGraceMs?: number;
   /** Serve HTTPS (and, with a CA file, require client certificates). */
   tls?: TLSOptions;
+  /** Octal permissions of a unix socket address (OPA's --unix-socket-perm, default 755). */
+  unixSocketPerm?: string;
 }
 
 export interface RunningServer {
@@ -41,44 +44,60 @@ export function parseAddr(addr: string): { host: string; port: number } {
   return { host, port: Number(s.slice(i + 1)) };
 }
 
+/** A unix socket address (`unix://path` or `unix:path`), or undefined for TCP. */
+export function unixPath(addr: string): string | undefined {
+  const m = /^unix:(?:\/\/)?(.+)$/.exec(addr);
+  return m ? m[1] : undefined;
+}
+
 export function startServer(opts: StartOptions): Promise<RunningServer> {
   const logger = opts.logger ?? pino({ level: 'info' });
-  const { host, port } = parseAddr(opts.addr ?? 'localhost:8181');
+  const addr = opts.addr ?? 'localhost:8181';
+  const socketPath = unixPath(addr);
+  const { host, port } = socketPath ? { host: '', port: 0 } : parseAddr(addr);
   const created = createApp({ ...opts, logger });
   const listeners = createListeners(created, logger);
   let stopReload: (() => void) | undefined;
   return new Promise((resolve, reject) => {
     // thrown here, a bad TLS setting rejects the promise like a failed listen
     const secure = opts.tls ? httpsOptions(opts.tls) : undefined;
-    const server = serve(
-      {
-        fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
-        hostname: host,
-        port,
-        createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => {
-          if (!secure) return createServer(options, listeners.wrap(hono));
-          const s = createHttpsServer({ ...options, ...secure }, listeners.wrap(hono));
-          stopReload = reloadCertificates(s, opts.tls!, secure, logger);
-          return s;
-        }) as never,
-      },
-      (info: AddressInfo) => {
-        const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
-        const url = `${secure ? 'https' : 'http'}://${shownHost}:${info.port}`;
-        logger.info({ addrs: [url] }, 'Initializing server.');
-        let closing: Promise<void> | undefined;
-        resolve({
-          url,
-          port: info.port,
-          host: info.address,
-          close: () => {
-            stopReload?.();
-            return (closing ??= shutdown(server as Server, logger, opts.shutdownGraceMs ?? 10_000));
-          },
-        });
-      },
-    ) as Server;
+    const server = createAdaptorServer({
+      fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
+      hostname: host || undefined,
+      createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => {
+        if (!secure) return createServer(options, listeners.wrap(hono));
+        const s = createHttpsServer({ ...options, ...secure }, listeners.wrap(hono));
+        stopReload = reloadCertificates(s, opts.tls!, secure, logger);
+        return s;
+      }) as never,
+    }) as Server;
     server.once('error', reject);
+    const ready = () => {
+      let url: string;
+      let info: AddressInfo | undefined;
+      if (socketPath) {
+        // OPA's --unix-socket-perm (default 755)
+        chmodSync(socketPath, parseInt(opts.unixSocketPerm ?? '755', 8));
+        url = `unix://${socketPath}`;
+      } else {
+        info = server.address() as AddressInfo;
+        const shownHost = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+        url = `${secure ? 'https' : 'http'}://${shownHost}:${info.port}`;
+      }
+      logger.info({ addrs: [url] }, opts.diagnostic ? 'Initializing diagnostic server.' : 'Initializing server.');
+      let closing: Promise<void> | undefined;
+      resolve({
+        url,
+        port: info?.port ?? 0,
+        host: info?.address ?? socketPath!,
+        close: () => {
+          stopReload?.();
+          return (closing ??= shutdown(server, logger, opts.shutdownGraceMs ?? 10_000));
+        },
+      });
+    };
+    if (socketPath) server.listen(socketPath, ready);
+    else server.listen(port, host, ready);
   });
 }
 

@@ -23,6 +23,8 @@ interface RunFlags extends VerificationFlags {
   shutdownGracePeriod: string;
   authentication: string;
   authorization: string;
+  diagnosticAddr: string[];
+  unixSocketPerm: string;
   tlsCertFile?: string;
   tlsPrivateKeyFile?: string;
   tlsCaCertFile?: string;
@@ -63,6 +65,7 @@ export const runAction = async (paths: string[], f: RunFlags) => {
         refreshMs: durationMs(f.tlsCertRefreshPeriod, '--tls-cert-refresh-period'),
       }
     : undefined;
+  if (!/^[0-7]{3,4}$/.test(f.unixSocketPerm)) throw new CLIError(`invalid argument "${f.unixSocketPerm}" for "--unix-socket-perm" flag: an octal mode such as 755`);
   const verification = f.skipVerify ? undefined : verificationConfig(f);
   if (verification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
   process.exitCode = await runServer({
@@ -80,6 +83,8 @@ export const runAction = async (paths: string[], f: RunFlags) => {
     shutdownGraceMs: grace * 1000,
     verification,
     tls,
+    diagnosticAddrs: f.diagnosticAddr,
+    unixSocketPerm: f.unixSocketPerm,
     access: { authentication: f.authentication as 'off' | 'token' | 'tls', authorization: f.authorization as 'off' | 'basic' },
   });
 };

@@ -26,6 +26,8 @@ export function registerRun(program: Command): Command {
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
     .option('--skip-verify', 'disables bundle signature verification')
+    .option('--diagnostic-addr <address>', 'set read-only diagnostic listening address of the server for /health and /metrics (outside authorization); repeatable', collectList, [])
+    .option('--unix-socket-perm <mode>', 'specify the permissions for the Unix domain socket if used to listen for incoming connections', '755')
     .option('--authentication <mode>', 'set authentication scheme (off, token, tls)', 'off')
     .option('--authorization <mode>', 'set authorization scheme (off, basic)', 'off')
     .option('--tls-cert-file <path>', 'set path of TLS certificate file')
