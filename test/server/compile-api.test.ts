@@ -150,3 +150,12 @@ include if input.fruits.name == input.fav
     expect((await req(s, 'GET', '/v1/compile/filters/include?input=%7Bnope')).status).toBe(400);
   });
 });
+
+describe('/v1/compile/{path}: the older custom: METADATA keys', () => {
+  it('custom: unknowns is read when compile: is absent', async () => {
+    const text = `package legacy\n\n# METADATA\n# custom:\n#   unknowns: [input.rows]\ninclude if input.rows.x > 1\n`;
+    expect((await req(s, 'PUT', '/v1/policies/legacy.rego', text, { 'content-type': 'text/plain' })).status).toBe(200);
+    const r = await req(s, 'POST', '/v1/compile/legacy/include', JSON.stringify({ input: { rows: { x: 5 } } }), { accept: 'application/vnd.opa.sql.postgresql+json' });
+    expect(r.json).toEqual({ result: { query: 'WHERE rows.x > 1' } });
+  });
+});
