@@ -35,6 +35,8 @@ export interface ServiceConfig {
     bearer?: BearerCredentials;
     oauth2?: OAuth2Credentials;
     client_tls?: ClientTLSCredentials;
+    /** AWS SigV4 (S3 and compatible stores); credentials from the environment. */
+    s3_signing?: { environment_credentials: boolean; service: string };
   };
 }
 

@@ -160,7 +160,17 @@ function service(name: string, s: Section): ServiceConfig {
     if (ca) out.tls = { ...out.tls, ca_cert: out.tls?.ca_cert ?? ca };
     t.done();
   }
-  for (const other of ['s3_signing', 'gcp_metadata', 'azure_managed_identity', 'oci', 'plugin']) {
+  if (c.has('s3_signing')) {
+    kinds++;
+    const a = c.sub('s3_signing');
+    if (!a.has('environment_credentials')) fail(a.key, 'only environment_credentials are supported (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY, AWS_SESSION_TOKEN, AWS_REGION)');
+    a.sub('environment_credentials').done();
+    for (const k of ['metadata_credentials', 'web_identity_credentials', 'profile_credentials', 'assume_role_credentials', 'ecr_authorization_token'])
+      if (a.has(k)) fail(`${a.key}.${k}`, 'this AWS credential source is not supported');
+    out.credentials.s3_signing = { environment_credentials: true, service: a.str('service') ?? 's3' };
+    a.done();
+  }
+  for (const other of ['gcp_metadata', 'azure_managed_identity', 'oci', 'plugin']) {
     if (c.has(other)) fail(`${c.key}.${other}`, 'this credential type is not supported');
   }
   if (kinds > 1) fail(c.key, 'a service may use only one kind of credentials');

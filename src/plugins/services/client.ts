@@ -6,6 +6,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { readFileSync } from 'node:fs';
+import { environmentCredentials, signV4 } from './sigv4.js';
 import type { ServiceConfig } from '../config/types.js';
 import { OAuth2TokenSource } from './oauth2.js';
 
@@ -173,6 +174,15 @@ export class ServiceClient {
     return undefined;
   }
 
+  /** SigV4 headers for a request (OPA's s3_signing with environment_credentials). */
+  private sign(r: ServiceRequest, service: string): Record<string, string> {
+    const creds = environmentCredentials();
+    if (!creds) throw new ServiceRequestError(`service ${this.config.name}: s3_signing needs AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY in the environment`);
+    const region = process.env['AWS_REGION'] ?? process.env['AWS_DEFAULT_REGION'] ?? 'us-east-1';
+    const body = typeof r.body === 'string' || Buffer.isBuffer(r.body) ? r.body : undefined;
+    return signV4({ method: r.method, url: new URL(this.url(r.path)), headers: {}, body, region, service, now: new Date() }, creds);
+  }
+
   url(path: string): string {
     return joinURL(this.config.url, path);
   }
@@ -181,6 +191,8 @@ export class ServiceClient {
     const headers: Record<string, string> = { 'user-agent': 'Regolith', ...this.config.headers, ...(r.headers ?? {}) };
     const auth = await this.authorization();
     if (auth !== undefined) headers['authorization'] = auth;
+    const aws = this.config.credentials.s3_signing;
+    if (aws) Object.assign(headers, this.sign(r, aws.service));
     const timeout = r.headerTimeoutMs ?? this.config.response_header_timeout_seconds * this.msPerSecond;
     const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal);
     // A rejected token may have been revoked early: fetch a fresh one next time.
