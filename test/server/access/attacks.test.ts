@@ -189,3 +189,29 @@ describe('policy failures deny', () => {
     }
   });
 });
+
+describe('the @open-policy-agent/opa SDK against a token-protected TLS server', () => {
+  it('evaluates with the token, and is refused without it', async () => {
+    const { OPAClient } = await import('@open-policy-agent/opa');
+    const { HTTPClient } = await import('@open-policy-agent/opa/lib/http.js');
+    const { Agent, fetch: trustedFetch } = await import('undici');
+    const dispatcher = new Agent({ connect: { ca: certs.ca.cert } });
+    // the SDK's fetch, trusting the test CA (undici's own fetch, with a dispatcher that knows it)
+    const httpClient = () =>
+      new HTTPClient({
+        fetcher: async (input, init) => {
+          const req = input instanceof Request ? input : new Request(input, init);
+          const body = req.body ? await req.text() : undefined;
+          const r = await trustedFetch(req.url, { method: req.method, headers: Object.fromEntries(req.headers), body, dispatcher });
+          const bytes = await r.arrayBuffer();
+          return new Response(r.status === 204 || r.status === 304 ? null : bytes, { status: r.status, headers: Object.fromEntries(r.headers) });
+        },
+      });
+    const withToken = new OPAClient(tokenServer.url, { headers: { authorization: 'Bearer operator-secret' }, sdk: { httpClient: httpClient() } });
+    expect(await withToken.evaluate('secret')).toEqual({ key: 'hunter2' });
+    const without = new OPAClient(tokenServer.url, { sdk: { httpClient: httpClient() } });
+    await expect(without.evaluate('secret')).rejects.toThrow();
+    expect(await without.evaluate('public')).toEqual({ motd: 'hello' });
+    await dispatcher.close();
+  });
+});
