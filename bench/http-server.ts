@@ -6,6 +6,9 @@
 //             ceiling for any Node HTTP server on this machine
 //   hono-body the same route, but it reads and JSON.parses the request body first (what any
 //             real handler of these requests must do): a second, body-reading ceiling
+//   regolith-secure  the decision server over TLS (BENCH_TLS_CERT / BENCH_TLS_KEY) with
+//             --authentication=token --authorization=basic: every request is first decided
+//             by data.system.authz.allow (the token "bench-token" may do anything)
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
 
 import { serve } from '@hono/node-server';
@@ -32,6 +35,17 @@ async function main(): Promise<void> {
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
     url = s.url;
+  } else if (mode === 'regolith-secure') {
+    const engine = new RegolithEngine();
+    await engine.putPolicy('authz.rego', 'package system.authz\n\ndefault allow := false\n\nallow if input.identity == "bench-token"\n');
+    const s = await startServer({
+      addr: '127.0.0.1:0',
+      engine,
+      logger: pino({ level: 'warn' }),
+      tls: { certFile: process.env['BENCH_TLS_CERT']!, keyFile: process.env['BENCH_TLS_KEY']! },
+      access: { authentication: 'token', authorization: 'basic' },
+    });
+    url = s.url;
   } else if (mode === 'hono' || mode === 'hono-body') {
     const app = new Hono();
     const body = { result: true };
@@ -47,7 +61,7 @@ async function main(): Promise<void> {
       serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
     });
   } else {
-    throw new Error(`usage: http-server.ts regolith|hono|hono-body (got ${mode})`);
+    throw new Error(`usage: http-server.ts regolith|regolith-secure|hono|hono-body (got ${mode})`);
   }
   process.send?.({ url });
 }

@@ -15,7 +15,10 @@
 //   npm run bench:http        or        npx tsx bench/http.ts [seconds per run, default 10]
 
 import autocannon, { type Result } from 'autocannon';
-import { fork, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { bundle } from './lib/bundle.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
@@ -33,7 +36,7 @@ interface Server {
   child: ChildProcess;
 }
 
-type Mode = 'regolith' | 'hono' | 'hono-body';
+type Mode = 'regolith' | 'regolith-secure' | 'hono' | 'hono-body';
 
 /**
  * The server side, compiled as the product is (bench/lib/bundle.ts): run through tsx, every
@@ -86,8 +89,11 @@ interface Run {
   cpu: number;
 }
 
+/** Headers every request carries (the bearer token for the secure server). */
+let extraHeaders: Record<string, string> = {};
+
 async function call(url: string, method: string, body: string): Promise<{ status: number; json: unknown }> {
-  const r = await fetch(url, { method, body, headers: { 'content-type': 'application/json' } });
+  const r = await fetch(url, { method, body, headers: { 'content-type': 'application/json', ...extraHeaders } });
   const text = await r.text();
   return { status: r.status, json: text ? JSON.parse(text) : undefined };
 }
@@ -98,7 +104,7 @@ async function load(url: string, requests: { path: string; body: string }[], ove
     connections: CONNECTIONS,
     duration: seconds,
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
+    headers: { 'content-type': 'application/json', ...extraHeaders },
     requests: requests.map((q) => ({ method: 'POST', path: q.path, body: q.body })),
     ...(overallRate ? { overallRate } : {}),
   });
@@ -152,8 +158,48 @@ async function main(): Promise<void> {
   const [ceiling, floor] = only ? [] : await ceilingRuns('hono', requests, FLOOR_RATE);
   const [bodyCeiling] = only ? [] : await ceilingRuns('hono-body', requests);
 
-  // 2. and 3. The decision server.
-  const srv = await startChild('regolith');
+  // 2. and 3. The decision server; 4. the same over TLS with token authentication and the
+  // authorization policy deciding every request.
+  const { max, half } = await decisionRuns('regolith', requests, s, path, hand);
+  const secure = process.env['BENCH_ONLY'] === 'regolith' ? undefined : await secureRuns(requests, s, path, hand);
+
+  const rows: string[][] = [['run', 'req/s', 'p50', 'p99', 'max', 'server CPU/req']];
+  if (ceiling && floor && bodyCeiling) {
+    rows.push(['bare Hono route (ceiling)', ...fmt(ceiling)]);
+    rows.push([`bare Hono route at ${FLOOR_RATE}/s (latency floor)`, ...fmt(floor)]);
+    rows.push(['Hono route reading + parsing the body', ...fmt(bodyCeiling)]);
+  }
+  rows.push([`Regolith ${path}`, ...fmt(max)]);
+  rows.push([`Regolith at half rate (${Math.round(max.r.requests.average / 2)}/s)`, ...fmt(half)]);
+  if (secure) rows.push(['Regolith, TLS + token + authorization policy', ...fmt(secure.max)]);
+  console.log(table(rows));
+  if (secure) console.log(`\nTLS + authorization: ${Math.round(secure.max.cpu - max.cpu)} µs more server CPU per decision (${(secure.max.r.requests.average / max.r.requests.average).toFixed(2)} of the plain throughput)`);
+  report(ceiling, bodyCeiling, max, half);
+}
+
+/** Certificates for the secure run, made by openssl in a temporary directory. */
+function benchCerts(): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'regolith-bench-tls-'));
+  execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', 'key.pem', '-out', 'cert.pem', '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { cwd: dir, stdio: 'pipe' });
+  return { cert: join(dir, 'cert.pem'), key: join(dir, 'key.pem') };
+}
+
+async function secureRuns(requests: { path: string; body: string }[], s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<{ max: Run; half: Run }> {
+  const c = benchCerts();
+  process.env['BENCH_TLS_CERT'] = c.cert;
+  process.env['BENCH_TLS_KEY'] = c.key;
+  // loopback only, to a certificate made a moment ago
+  process.env['NODE_TLS_REJECT_UNAUTHORIZED'] = '0';
+  extraHeaders = { authorization: 'Bearer bench-token' };
+  try {
+    return await decisionRuns('regolith-secure', requests, s, path, hand);
+  } finally {
+    extraHeaders = {};
+  }
+}
+
+async function decisionRuns(mode: 'regolith' | 'regolith-secure', requests: { path: string; body: string }[], s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<{ max: Run; half: Run }> {
+  const srv = await startChild(mode);
   let max: Run;
   let half: Run;
   try {
@@ -166,7 +212,7 @@ async function main(): Promise<void> {
       const want = hand(c.json);
       if (r.status !== 200 || (r.json as { result?: unknown }).result !== want) fail(`decision differs: ${c.json}: server ${JSON.stringify(r.json)}, expected ${want}`);
     }
-    console.log(`Regolith server: policy and data loaded, ${s.cases.length} decisions verified over HTTP`);
+    console.log(`Regolith server (${mode}): policy and data loaded, ${s.cases.length} decisions verified over HTTP`);
     await load(srv.url, requests, undefined, 2); // warm-up
     max = await measured(srv, requests);
     console.log(`Regolith: ${Math.round(max.r.requests.average)} req/s`);
@@ -176,16 +222,10 @@ async function main(): Promise<void> {
   } finally {
     await stop(srv);
   }
+  return { max, half };
+}
 
-  const rows: string[][] = [['run', 'req/s', 'p50', 'p99', 'max', 'server CPU/req']];
-  if (ceiling && floor && bodyCeiling) {
-    rows.push(['bare Hono route (ceiling)', ...fmt(ceiling)]);
-    rows.push([`bare Hono route at ${FLOOR_RATE}/s (latency floor)`, ...fmt(floor)]);
-    rows.push(['Hono route reading + parsing the body', ...fmt(bodyCeiling)]);
-  }
-  rows.push([`Regolith ${path}`, ...fmt(max)]);
-  rows.push([`Regolith at half rate (${Math.round(max.r.requests.average / 2)}/s)`, ...fmt(half)]);
-  console.log(table(rows));
+function report(ceiling: Run | undefined, bodyCeiling: Run | undefined, max: Run, half: Run): void {
   if (ceiling && bodyCeiling) {
     const ratio = max.r.requests.average / ceiling.r.requests.average;
     console.log(`\nthroughput ratio Regolith / ceiling: ${ratio.toFixed(2)}  target >= ${RATIO_TARGET}: ${ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`);
