@@ -26,6 +26,11 @@ export interface StartOptions extends Omit<ServerOptions, 'engine' | 'logger' | 
   tls?: TLSOptions;
   /** Octal permissions of a unix socket address (OPA's --unix-socket-perm, default 755). */
   unixSocketPerm?: string;
+  /**
+   * Slow clients: the whole request head must arrive within headersMs (default 10 s) and the
+   * whole request within requestMs (default 60 s), else the connection is closed (408).
+   */
+  timeouts?: { headersMs?: number; requestMs?: number };
 }
 
 export interface RunningServer {
@@ -61,9 +66,12 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     // thrown here, a bad TLS setting rejects the promise like a failed listen
     const secure = opts.tls ? httpsOptions(opts.tls) : undefined;
+    const headersMs = opts.timeouts?.headersMs ?? 10_000;
     const server = createAdaptorServer({
       fetch: listeners.fetch as (req: Request, env: unknown) => Response | Promise<Response>,
       hostname: host || undefined,
+      // how often Node checks the timeouts below (its default, 30 s, would let a slow client stay that long)
+      serverOptions: { connectionsCheckingInterval: Math.max(100, Math.min(1000, Math.floor(headersMs / 2))) },
       createServer: ((options: object, hono: Parameters<typeof listeners.wrap>[0]) => {
         if (!secure) return createServer(options, listeners.wrap(hono));
         const s = createHttpsServer({ ...options, ...secure }, listeners.wrap(hono));
@@ -71,6 +79,9 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
         return s;
       }) as never,
     }) as Server;
+    // a client trickling its headers or body (slowloris) cannot hold a connection for long
+    server.headersTimeout = headersMs;
+    server.requestTimeout = opts.timeouts?.requestMs ?? 60_000;
     server.once('error', reject);
     const ready = () => {
       let url: string;

@@ -3,6 +3,7 @@
 // attempts that must all be refused. Prints the table: tried, refused, let through.
 
 import { request, type RequestOptions } from 'node:https';
+import { connect as tlsConnect } from 'node:tls';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -165,9 +166,34 @@ describe('attempts that must all be refused', () => {
     await attempt('size', `a gzip bomb (${bomb.length} bytes -> 8 MB)`, send(tokenServer, 'POST', '/v1/data/public', { headers: { 'content-encoding': 'gzip' }, body: bomb }));
   });
 
-  it('client certificates: none, from another CA, of another user', async () => {
+  it('slow clients: headers and bodies trickled in are cut off in bounded time', async () => {
+    const slow = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'silent' }), processMetrics: false, tls: { certFile: certs.server.certFile, keyFile: certs.server.keyFile }, timeouts: { headersMs: 800, requestMs: 1500 } });
+    try {
+      const trickle = (head: string, drip: string) =>
+        new Promise<{ error: string } | Reply>((resolve) => {
+          const t0 = Date.now();
+          const sock = tlsConnect({ host: '127.0.0.1', port: slow.port, ca: certs.ca.cert, servername: 'localhost' }, () => {
+            sock.write(head);
+            const timer = setInterval(() => sock.write(drip), 200);
+            sock.on('close', () => {
+              clearInterval(timer);
+              resolve(Date.now() - t0 < 5000 ? { error: `closed after ${Date.now() - t0} ms` } : { status: 200, body: 'held open' });
+            });
+          });
+          sock.on('error', () => {});
+          sock.setTimeout(8000, () => sock.destroy());
+        });
+      await attempt('slow', 'headers one byte at a time', trickle('GET /v1/data HTTP/1.1\r\nHost: x\r\n', 'X'));
+      await attempt('slow', 'a body one byte at a time', trickle('POST /v1/data/x HTTP/1.1\r\nHost: x\r\nContent-Length: 100000\r\n\r\n', '{'));
+    } finally {
+      await slow.close();
+    }
+  });
+
+  it('client certificates: none, from another CA, expired, of another user', async () => {
     await attempt('mtls', 'no client certificate', send(mtlsServer, 'PUT', '/v1/data/users/alice', { body: '{}' }));
     await attempt('mtls', 'a certificate for CN=alice from another CA', send(mtlsServer, 'PUT', '/v1/data/users/alice', { client: certs.mallory, body: '{}' }));
+    await attempt('mtls', "alice's certificate, expired", send(mtlsServer, 'PUT', '/v1/data/users/alice', { client: certs.expired, body: '{}' }));
     await attempt('mtls', "bob writing alice's document", send(mtlsServer, 'PUT', '/v1/data/users/alice', { client: certs.bob, body: '{}' }));
     await attempt('mtls', 'alice reading the secret', send(mtlsServer, 'GET', '/v1/data/secret', { client: certs.alice }));
     await attempt('mtls', 'alice spoofing the identity header', send(mtlsServer, 'GET', '/v1/data/secret', { client: certs.alice, headers: { authorization: 'Bearer operator-secret' } }));

@@ -22,6 +22,8 @@ export interface Certs {
   bob: Pair;
   otherCA: Pair;
   mallory: Pair;
+  /** alice's certificate from the right CA, valid only in January 2020. */
+  expired: Pair;
 }
 
 function ssl(dir: string, args: string[]): void {
@@ -50,6 +52,19 @@ function issue(dir: string, name: string, subj: string, ca: string, ext?: string
   return pair(dir, name);
 }
 
+/** A certificate the CA signed for a validity period long past (openssl ca sets the dates). */
+function issueExpired(dir: string, name: string, subj: string): Pair {
+  writeFileSync(join(dir, 'index.txt'), '');
+  writeFileSync(join(dir, 'serial'), '1000\n');
+  writeFileSync(
+    join(dir, 'ca.cnf'),
+    '[ca]\ndefault_ca = d\n[d]\ndatabase = index.txt\nnew_certs_dir = .\nserial = serial\ndefault_md = sha256\npolicy = p\nunique_subject = no\n[p]\ncommonName = supplied\norganizationName = optional\n[ext]\nextendedKeyUsage = clientAuth\n',
+  );
+  ssl(dir, ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', `${name}.key`, '-out', `${name}.csr`, '-subj', subj]);
+  ssl(dir, ['ca', '-batch', '-config', 'ca.cnf', '-cert', 'ca.crt', '-keyfile', 'ca.key', '-in', `${name}.csr`, '-out', `${name}.crt`, '-startdate', '20200101000000Z', '-enddate', '20200201000000Z', '-extensions', 'ext', '-notext']);
+  return pair(dir, name);
+}
+
 export function makeCerts(): Certs {
   const dir = mkdtempSync(join(tmpdir(), 'regolith-certs-'));
   const ca = makeCA(dir, 'ca', 'Regolith Test CA');
@@ -62,5 +77,6 @@ export function makeCerts(): Certs {
     alice: issue(dir, 'alice', '/O=acme/CN=alice', 'ca', 'extendedKeyUsage=clientAuth\n'),
     bob: issue(dir, 'bob', '/O=acme/CN=bob', 'ca', 'extendedKeyUsage=clientAuth\n'),
     mallory: issue(dir, 'mallory', '/O=acme/CN=alice', 'other-ca', 'extendedKeyUsage=clientAuth\n'),
+    expired: issueExpired(dir, 'expired', '/O=acme/CN=alice'),
   };
 }
