@@ -83,6 +83,7 @@ export function collectBody(inc: IncomingMessage, limits: BodyLimits, done: (err
     total += chunk.length;
     if (total > limits.maxLength) {
       finished = true;
+      chunks.length = 0; // what was read is garbage now, not held until the request is
       inc.resume(); // drain and discard the rest
       done(badRequest(Msg.decodingLimit), EMPTY);
       return;
