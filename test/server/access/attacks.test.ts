@@ -4,6 +4,7 @@
 
 import { request, type RequestOptions } from 'node:https';
 import { connect as tlsConnect } from 'node:tls';
+import { createHmac } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -29,6 +30,13 @@ allow if {
 	input.identity == "CN=alice,O=acme"
 	input.method == "PUT"
 	input.path == ["v1", "data", "users", "alice"]
+}
+
+# a JWT signed with the shared key, not expired, with the admin role
+allow if {
+	[valid, _, claims] := io.jwt.decode_verify(input.identity, {"secret": "jwt-key", "time": time.now_ns()})
+	valid
+	claims.role == "admin"
 }
 
 # a decision with a reason
@@ -85,9 +93,20 @@ function send(server: RunningServer, method: string, path: string, o: { headers?
 }
 
 const refused = (r: Reply | { error: string }) => 'error' in r || r.status >= 400;
+
+/** An HS256 JWT (made here with node:crypto, independently of the policy's verification). */
+function jwt(claims: Record<string, unknown>, key: string): string {
+  const b64 = (x: unknown) => Buffer.from(JSON.stringify(x)).toString('base64url');
+  const head = `${b64({ alg: 'HS256', typ: 'JWT' })}.${b64(claims)}`;
+  return `${head}.${createHmac('sha256', key).update(head).digest('base64url')}`;
+}
+const now = () => Math.floor(Date.now() / 1000);
 const bearer = (t: string) => ({ authorization: `Bearer ${t}` });
 
 describe('what is allowed stays allowed', () => {
+  it('a valid JWT with the admin role', async () => {
+    expect(await send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer(jwt({ role: 'admin', exp: now() + 600 }, 'jwt-key')) })).toMatchObject({ status: 200 });
+  });
   it('the public document without a token; anything with the operator token', async () => {
     expect(await send(tokenServer, 'GET', '/v1/data/public')).toMatchObject({ status: 200 });
     expect(await send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer('operator-secret') })).toMatchObject({ status: 200 });
@@ -129,6 +148,11 @@ describe('attempts that must all be refused', () => {
     await attempt('token', 'Bearer with two tokens', send(tokenServer, 'GET', '/v1/data/secret', { headers: { authorization: 'Bearer operator-secret extra' } }));
     await attempt('token', 'token as a query parameter', send(tokenServer, 'GET', '/v1/data/secret?token=operator-secret&access_token=operator-secret'));
     await attempt('token', 'token in another header', send(tokenServer, 'GET', '/v1/data/secret', { headers: { 'x-authorization': 'Bearer operator-secret' } }));
+    await attempt('token', 'an expired JWT', send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer(jwt({ role: 'admin', exp: now() - 60 }, 'jwt-key')) }));
+    await attempt('token', 'a JWT signed with another key', send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer(jwt({ role: 'admin', exp: now() + 600 }, 'not-the-key')) }));
+    await attempt('token', 'a JWT without the role', send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer(jwt({ role: 'viewer', exp: now() + 600 }, 'jwt-key')) }));
+    await attempt('token', 'a malformed JWT', send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer('eyJhbGciOiJIUzI1NiJ9.e30.') }));
+    await attempt('token', 'a JWT with alg none', send(tokenServer, 'GET', '/v1/data/secret', { headers: bearer(`${Buffer.from('{"alg":"none"}').toString('base64url')}.${Buffer.from(JSON.stringify({ role: 'admin' })).toString('base64url')}.`) }));
   });
 
   it('paths: doubled slashes, dot segments, escapes, case, trailing slash, long paths', async () => {
