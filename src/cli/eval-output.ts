@@ -110,7 +110,10 @@ function metricsTable(metrics: Record<string, number>): string {
 export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80): Printed {
   if (format === 'json') return { stdout: jsonOutput(o), stderr: '' };
   if (o.errors?.length) return { stdout: '', stderr: prettyErrorText(o.errors) + '\n' };
-  if (o.partial) return { stdout: partialText(o.partial, format, o.metrics), stderr: '' };
+  if (o.partial) {
+    const trace = format === 'pretty' && o.explanation?.lines.length ? o.explanation.lines.join('\n') + '\n' : '';
+    return { stdout: trace + partialText(o.partial, format, o.metrics), stderr: '' };
+  }
   const results = o.results ?? [];
   switch (format) {
     case 'values':

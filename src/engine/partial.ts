@@ -19,7 +19,8 @@ export class PartialQueries {
 
   /** Each query as Rego text, one expression per line. */
   get queriesText(): string[] {
-    return this.queries.map(formatBody);
+    // one expression per line: where the policy wrote each one is no reason for blank lines
+    return this.queries.map((b) => formatBody(b.map((e) => ({ ...e, location: undefined }))));
   }
 
   get supportText(): string[] {

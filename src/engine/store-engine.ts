@@ -312,9 +312,11 @@ export class RegolithEngine implements Engine {
     const meta = req.path ? filterRuleMeta(this.state.compiled, req.path) : {};
     const unknowns = req.unknowns ?? meta.unknowns ?? ['input'];
     const t0 = metrics ? process.hrtime.bigint() : 0n;
+    const tracer = opts.explain ? new BufferTracer(opts.explain) : undefined;
     let out: PartialQueries;
     try {
       out = partialPlan(plan, {
+        tracer,
         input: req.input,
         data: (opts.snapshot ?? this.store.snapshot()).data,
         unknowns,
@@ -327,11 +329,12 @@ export class RegolithEngine implements Engine {
       throw toEngineError(e);
     }
     if (metrics) metrics['timer_rego_partial_eval_ns'] = Number(process.hrtime.bigint() - t0);
+    const explanation = tracer ? explanationOf(tracer, opts.pretty ?? false) : undefined;
     const target = req.path ? filterTarget(req.accept) : undefined;
-    if (!target) return { result: out.compileResult(), metrics };
+    if (!target) return { result: out.compileResult(), metrics, explanation };
     const maskRule = req.options?.maskRule ?? meta.maskRule;
     const masks = maskRule ? await this.masks(maskRule, req.path!, req.input, opts) : undefined;
-    return { result: translateFilterResult(out, target, { ...req.options, masks }), metrics, contentType: targetMediaType(target) };
+    return { result: translateFilterResult(out, target, { ...req.options, masks }), metrics, explanation, contentType: targetMediaType(target) };
   }
 
   /** The value of the mask rule (a data ref, or a rule name in the filter rule's package) for this input. */

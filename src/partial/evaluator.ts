@@ -43,6 +43,7 @@ import {
 import type { Path, Unknowns } from './unknowns.js';
 import { Support } from './support.js';
 import { negate, negateAlternatives } from './negation.js';
+import type { PartialTrace } from './trace.js';
 
 export type K = (st: State) => void;
 
@@ -87,6 +88,8 @@ export interface EvaluatorOptions {
   evalNondeterministic: boolean;
   strictBuiltinErrors: boolean;
   deadline?: number;
+  /** Explanation events, when asked for (trace.ts). */
+  trace?: PartialTrace;
 }
 
 const MAX_STEPS_CHECK = 4096;
@@ -136,7 +139,14 @@ export class PartialEvaluator {
   }
 
   frame(): Frame0 {
-    return { id: this.frames++ };
+    const id = this.frames++;
+    this.o.trace?.opened(id);
+    return { id };
+  }
+
+  /** A rule body about to be evaluated in frame `f` (for explanations). */
+  enterRule(f: Frame0, r: CompiledRule): void {
+    this.o.trace?.rule('Enter', f.id, r.rule, 'data.' + r.path.join('.'));
   }
 
   freshVar(): Term {
@@ -161,12 +171,39 @@ export class PartialEvaluator {
   /** Saves an expression for the residual, located where the policy wrote what produced it. */
   saveAt(st: State, e: Expr): State {
     if (!e.location && this.loc) e.location = this.loc;
+    this.o.trace?.save(this.o.trace.current, e);
     return save(st, e);
   }
 
   expr(e: Expr, fr: Frame0, st: State, k: K): void {
+    // what this expression saves is located where it is written, also after later
+    // expressions (which move `loc`) backtrack into it for its next solution
+    const loc = (this.loc = e.location ?? this.loc);
+    const trace = this.o.trace;
+    if (!trace) {
+      return this.evalExpr(e, fr, st, (s) => {
+        k(s);
+        this.loc = loc;
+      });
+    }
+    // Eval, then Fail when no branch got past the expression
+    const outer = trace.current;
+    trace.current = fr.id;
+    trace.expr('Eval', fr.id, e);
+    let passed = false;
+    this.evalExpr(e, fr, st, (s) => {
+      if (passed) trace.expr('Redo', fr.id, e);
+      passed = true;
+      k(s);
+      this.loc = loc;
+      trace.current = fr.id;
+    });
+    if (!passed) trace.expr('Fail', fr.id, e);
+    trace.current = outer;
+  }
+
+  private evalExpr(e: Expr, fr: Frame0, st: State, k: K): void {
     this.tick();
-    if (e.location) this.loc = e.location;
     if (e.with?.length) return this.withExpr(e, fr, st, k);
     if (e.negated) return negate(this, e, fr, st, k);
     const t = e.terms;
@@ -517,6 +554,7 @@ export class PartialEvaluator {
       }
       for (const r of node.funcs) {
         const f = this.frame();
+        this.enterRule(f, r);
         const params = r.args ?? [];
         const run = (i: number, s2: State): void => {
           if (i === params.length) return this.body(r.body, 0, f, s2, (s3) => this.term(r.value!, f, s3, k));
@@ -678,6 +716,7 @@ export class PartialEvaluator {
     for (const r of node.sets) {
       const seg = segs[i]!;
       const f = this.frame();
+      this.enterRule(f, r);
       this.ruleKeys(r, f, seg, fr, st, (p, s) => this.walk(p, segs, i + 1, fr, s, k));
     }
     for (const r of node.general) this.generalRule(r, segs, i, fr, st, k);
@@ -698,6 +737,7 @@ export class PartialEvaluator {
         const branch = x;
         negateAlternatives(this, [...earlier], start, st, (sg) => {
           const f = this.frame();
+          this.enterRule(f, branch);
           this.body(branch.body, 0, f, sg, (s) => this.term(branch.value!, f, s, (p, s2) => this.walk(p, segs, i, fr, s2, k)));
         });
         if (!x.else && !node.default) break;
@@ -737,6 +777,7 @@ export class PartialEvaluator {
     const need = r.suffix.length + (r.setLeaf ? 1 : 0);
     if (segs.length - i < need) throw new PartialError(`partial evaluation cannot read data.${r.path.join('.')} whole: it depends on the unknowns`);
     const f = this.frame();
+    this.enterRule(f, r);
     this.body(r.body, 0, f, st, (s) => {
       const keys = r.setLeaf ? [...r.suffix, r.key!] : r.suffix;
       const run = (j: number, s2: State): void => {

@@ -10,6 +10,9 @@ import { PartialError, PartialEvaluator } from './evaluator.js';
 import { EMPTY, lookup } from './state.js';
 import { callExpr, keyOf } from './terms.js';
 import { parseUnknowns, Unknowns } from './unknowns.js';
+import { PartialTrace } from './trace.js';
+import type { Tracer } from '../eval/trace/events.js';
+import { formatBody } from '../lang/index.js';
 
 export { PartialError };
 export { UnknownError, parseUnknowns } from './unknowns.js';
@@ -30,6 +33,8 @@ export interface PartialOptions {
   strictBuiltinErrors?: boolean;
   /** Absolute deadline, ms since the epoch. */
   deadline?: number;
+  /** Receives the explanation events (Enter, Eval, Save, Fail, Exit). */
+  tracer?: Tracer;
 }
 
 export interface PartialResult {
@@ -50,11 +55,16 @@ export function partialEval(policy: CompiledPolicy, cq: CompiledQuery, o: Partia
     evalNondeterministic: !!o.nondeterministicBuiltins,
     strictBuiltinErrors: !!o.strictBuiltinErrors,
     deadline: o.deadline,
+    trace: o.tracer ? new PartialTrace(o.tracer) : undefined,
   });
   const fr = pe.frame();
+  const trace = pe.o.trace;
+  const text = trace ? formatBody(cq.body) : '';
+  trace?.query('Enter', fr.id, cq.body, text);
   const queries: Body[] = [];
   const seen = new Set<string>();
   pe.body(cq.body, 0, fr, EMPTY, (s) => {
+    trace?.query('Exit', fr.id, cq.body, text);
     // the caller reads its query's variables from the residual, as OPA includes them
     const bindings: Expr[] = [];
     let st = s;

@@ -10,7 +10,7 @@ import type { Expr, Term } from '../lang/ast.js';
 import { isEvery } from '../compiler/terms.js';
 import { walkExpr } from '../compiler/walk.js';
 import type { Frame0, K, PartialEvaluator } from './evaluator.js';
-import { save, type State } from './state.js';
+import type { State } from './state.js';
 import { residualIndex, residualVar } from './terms.js';
 
 /** Most alternatives a negation may expand into before it becomes a support rule. */
@@ -56,11 +56,11 @@ export function negateAlternatives(pe: PartialEvaluator, alternatives: Expr[][],
   if (!local && size <= NOT_EXPANSION_LIMIT) {
     const choose = (i: number, s: State): void => {
       if (i === alternatives.length) return k(s);
-      for (const x of alternatives[i]!) choose(i + 1, save(s, { ...x, negated: !x.negated }));
+      for (const x of alternatives[i]!) choose(i + 1, pe.saveAt(s, { ...x, negated: !x.negated }));
     };
     return choose(0, st);
   }
   const args: Term[] = [...outer].sort((a, b) => a - b).map(residualVar);
   const ref = pe.support.negation(alternatives, args);
-  k(save(st, { index: 0, negated: true, terms: args.length ? [ref, ...args] : ref }));
+  k(pe.saveAt(st, { index: 0, negated: true, terms: args.length ? [ref, ...args] : ref }));
 }

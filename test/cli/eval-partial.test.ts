@@ -63,6 +63,20 @@ describe('regolith eval --partial', () => {
     expect(r.stdout).toMatch(/\| Query 2 \| input\.row\.public\s+\|\n\|\s+\| not input\.row\.archived\s+\|/);
   });
 
+  it('--explain full prints the trace before the table: inlined rules entered, saved expressions as saved', () => {
+    const r = regolith(args('-f', 'pretty', '--explain', 'full', 'data.filters.allow == true'));
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines[0]).toMatch(/^query:1\s+Enter data\.filters\.allow == true$/);
+    expect(r.stdout).toMatch(/filters\.rego:5\s+\| Enter data\.filters\.allow/);
+    // the known user is plugged into what is saved
+    expect(r.stdout).toMatch(/filters\.rego:5\s+\| \| Save input\.row\.owner == "bob"/);
+    expect(r.stdout).toMatch(/\| \| Save not input\.row\.archived/);
+    expect(r.stdout.indexOf('Exit')).toBeLessThan(r.stdout.indexOf('| Query 1 |'));
+    const json = JSON.parse(regolith(args('--explain', 'full', 'data.filters.allow == true')).stdout) as { explanation: { op: string }[] };
+    expect(json.explanation.map((e) => e.op)).toEqual(expect.arrayContaining(['enter', 'eval', 'save', 'exit']));
+  });
+
   it('--fail exits non-zero when no query can be true; --fail-defined when one can', () => {
     const never = regolith(['eval', '-d', join(dir, 'filters.rego'), '--partial', '-u', 'input.row', '--fail', 'data.filters.allow == true; false']);
     expect(never.code).toBe(1);

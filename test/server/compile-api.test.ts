@@ -101,6 +101,39 @@ describe('POST /v1/compile: support rules and options', () => {
   });
 });
 
+describe('POST /v1/compile: explain', () => {
+  it('explain=full answers the trace of the partial evaluation, with Save events for what the residual keeps', async () => {
+    const body = { query: 'data.authz.allow == true', input: { user: { name: 'bob', role: 'dev' } }, unknowns: ['input.resource'] };
+    const r = await post(body, '?explain=full');
+    expect(r.status, r.text).toBe(200);
+    const ex = (r.json as { explanation: { op: string; query_id: number; parent_id: number; node: { terms?: unknown } }[] }).explanation;
+    expect(ex[0]).toMatchObject({ op: 'enter', query_id: 1, parent_id: 0 });
+    const saves = ex.filter((e) => e.op === 'save');
+    // the owner comparison, with the known name plugged in, and the negated lock check
+    const noLocation = (v: unknown): unknown => JSON.parse(JSON.stringify(v, (k, x: unknown) => (k === 'location' ? undefined : x)));
+    expect(saves.map((e) => noLocation(e.node.terms))).toContainEqual([ref('equal'), { type: 'string', value: 'bob' }, ref('input', 'resource', 'owner')]);
+    expect(saves.some((e) => (e.node as { negated?: boolean }).negated)).toBe(true);
+    // the admin branch fails on the known role
+    expect(ex.some((e) => e.op === 'fail')).toBe(true);
+    // rule bodies are child queries of the query that reached them
+    const enters = ex.filter((e) => e.op === 'enter' && e.query_id !== 1);
+    expect(enters.length).toBeGreaterThan(0);
+    expect(enters.every((e) => e.parent_id >= 1)).toBe(true);
+    const pretty = await post(body, '?explain=full&pretty');
+    const lines = (pretty.json as { explanation: string[] }).explanation;
+    expect(lines.some((l) => /Save "bob" = input\.resource\.owner|Save "bob" == input\.resource\.owner/.test(l)), lines.join('\n')).toBe(true);
+    // without explain there is no explanation
+    expect((await post(body)).json).not.toHaveProperty('explanation');
+  });
+
+  it('explain=fails keeps the failures with the rules that led to them', async () => {
+    const r = await post({ query: 'data.authz.allow == true', input: { user: { name: 'bob', role: 'dev' } }, unknowns: ['input.resource'] }, '?explain=fails&pretty');
+    const lines = (r.json as { explanation: string[] }).explanation;
+    expect(lines.some((l) => l.includes('Fail input.user.role == "admin"')), lines.join('\n')).toBe(true);
+    expect(lines.some((l) => l.includes('Save'))).toBe(false);
+  });
+});
+
 describe('POST /v1/compile: errors', () => {
   it('an unknown that is not a ref of input or data is 400', async () => {
     const r = await post({ query: 'data.authz.allow', unknowns: ['1 + 2'] });

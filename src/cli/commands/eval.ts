@@ -107,9 +107,11 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
     if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
     const prepared = prepareQuery(set, query, regoVersion);
+    const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
     if (f.partial) {
       const t2 = process.hrtime.bigint();
       out.partial = partialOrThrow(() => partialPlan(prepared.plan, {
+        tracer,
         input,
         data: loaded.data,
         unknowns: f.unknowns.length ? f.unknowns : ['input'],
@@ -117,9 +119,9 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
         deadline: timeoutMs ? Date.now() + timeoutMs : undefined,
       }));
       if (metrics) metrics.timer_rego_partial_eval_ns = Number(process.hrtime.bigint() - t2);
+      if (tracer) out.explanation = { lines: tracer.lines(), events: tracer.json() };
       return out;
     }
-    const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
     out.results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
     if (metrics) Object.assign(metrics, prepared.metrics);
     if (tracer) {

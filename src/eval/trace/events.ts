@@ -5,7 +5,7 @@
 import type { Body, Expr, Location, Rule } from '../../lang/ast.js';
 import type { Value } from '../../value/index.js';
 
-export type TraceOp = 'Enter' | 'Exit' | 'Eval' | 'Fail' | 'Redo' | 'Note' | 'Index';
+export type TraceOp = 'Enter' | 'Exit' | 'Eval' | 'Fail' | 'Redo' | 'Note' | 'Index' | 'Save';
 
 /** What an event is about: an expression, a rule (with its data path) or a query body. */
 export type TraceNode = { type: 'expr'; expr: Expr } | { type: 'rule'; rule: Rule; path: string } | { type: 'body'; body: Body; text: string };
