@@ -11,7 +11,7 @@ import type { ServerOptions } from '../server/index.js';
 import type { RegoVersion } from '../engine/index.js';
 
 export interface RunningPlugins {
-  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry'>;
+  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry' | 'events'>;
   stop(): Promise<void>;
 }
 

@@ -20,6 +20,7 @@ import { DecisionLogPlugin } from './logs/plugin.js';
 import type { DecisionEvent } from '../engine/index.js';
 import type { PolicyEvaluator } from './logs/mask.js';
 import { StatusPlugin } from './status/plugin.js';
+import { AdapterPersistence, AdapterSet, type EventReply, type IncomingEvent } from './adapters/index.js';
 
 /** What the manager needs of the engine: the store (bundles) and evaluation (mask/drop). */
 export interface ManagedEngine extends PolicyEvaluator {
@@ -58,6 +59,7 @@ export class PluginManager {
   readonly bundle?: BundlePlugin;
   readonly decisionLogs?: DecisionLogPlugin;
   readonly status?: StatusPlugin;
+  readonly adapters?: AdapterSet;
   readonly registry: Registry;
   private readonly plugins: Plugin[] = [];
   private readonly log: PluginLogger;
@@ -86,6 +88,20 @@ export class PluginManager {
       });
       this.plugins.push(this.bundle);
     }
+    if (Object.keys(config.adapters).length) {
+      this.adapters = new AdapterSet({
+        adapters: config.adapters,
+        clients: this.clients,
+        activator: opts.activator ?? new StoreActivator(opts.engine, { regoVersion: opts.regoVersion }),
+        engine: opts.engine,
+        timing,
+        persistence: new AdapterPersistence(config.persistence_directory ?? defaultPersistenceDir()),
+        logger: this.log,
+        onChange,
+        logDecision: () => this.decisionLogger,
+      });
+      this.plugins.push(...this.adapters.data.values());
+    }
     if (config.decision_logs) {
       const svc = config.decision_logs.service;
       this.decisionLogs = new DecisionLogPlugin({
@@ -109,6 +125,7 @@ export class PluginManager {
         sources: {
           labels: this.labels,
           bundles: this.bundle ? () => this.bundle!.bundleStatuses() : undefined,
+          adapters: this.adapters?.data.size ? () => this.adapters!.statuses() : undefined,
           plugins: () => this.pluginStates(),
           decisionLogs: this.decisionLogs ? () => this.decisionLogs!.uploadStatus() : undefined,
           registry: this.registry,
@@ -169,6 +186,7 @@ export class PluginManager {
   /** Manual trigger of every plugin configured with trigger: manual (bundles, logs, status). */
   async trigger(): Promise<void> {
     await this.bundle?.trigger();
+    await Promise.all([...(this.adapters?.data.values() ?? [])].map((a) => a.refresh()));
     await this.decisionLogs?.trigger();
     await this.status?.trigger();
   }
@@ -183,8 +201,11 @@ export class PluginManager {
     status: () => Value | undefined;
     decisionLogger?: (event: DecisionEvent) => Promise<void>;
     registry: Registry;
+    events?: { has(name: string): boolean; handle(name: string, ev: IncomingEvent): Promise<EventReply> };
   } {
+    const adapters = this.adapters;
     return {
+      ...(adapters?.hasEvents ? { events: adapters } : {}),
       registry: this.registry,
       pluginStatus: () => this.pluginStates(),
       status: () => this.statusDocument(),

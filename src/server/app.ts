@@ -13,6 +13,7 @@ import { registerQuery } from './routes/query.js';
 import { registerCompile } from './routes/compile.js';
 import { registerBatch } from './routes/batch.js';
 import { registerHealth } from './routes/health.js';
+import { registerEvents } from './routes/events.js';
 import { registerConfigStatus } from './routes/config.js';
 import { registerIndex } from './routes/index-page.js';
 import { errorResponse, toHttpError } from './errors.js';
@@ -50,6 +51,7 @@ export function createApp(opts: ServerOptions): CreatedApp {
   registerQuery(app, ctx);
   registerCompile(app, ctx);
   registerBatch(app, ctx);
+  registerEvents(app, ctx);
   registerConfigStatus(app, ctx);
   registerIndex(app, ctx);
 

@@ -57,6 +57,14 @@ export interface ServerOptions {
   access?: AccessOptions;
   /** --diagnostic-addr: serve only /health and /metrics, outside the access policy. */
   diagnostic?: boolean;
+  /** Event adapters (POST /v1/events/<name>), when the configuration has any. */
+  events?: EventHandlers;
+}
+
+/** What the server needs of the event adapters. */
+export interface EventHandlers {
+  has(name: string): boolean;
+  handle(name: string, ev: { body: Buffer; headers: Record<string, string | undefined> }): Promise<{ status: number; body: unknown }>;
 }
 
 export interface ServerContext {

@@ -7,6 +7,7 @@ import { registerBench } from './bench.js';
 import { registerBuild } from './build.js';
 import { registerCapabilities } from './capabilities.js';
 import { registerCheck } from './check.js';
+import { registerDepsCheck } from './deps-check.js';
 import { registerEval } from './eval.js';
 import { registerFmt } from './fmt.js';
 import { registerInspect } from './inspect.js';
@@ -22,6 +23,7 @@ export const commands: RegisterCommand[] = [
   registerBuild,
   registerCapabilities,
   registerCheck,
+  registerDepsCheck,
   registerEval,
   registerFmt,
   registerInspect,

@@ -1,6 +1,8 @@
 // The typed form of OPA's configuration file, after validation and defaults. Field names
 // follow the file (snake_case) so that a reader can match them to OPA's documentation.
 
+import type { AdapterConfig } from '../adapters/config.js';
+
 export interface BearerCredentials {
   token?: string;
   token_path?: string;
@@ -103,6 +105,8 @@ export interface Config {
   default_decision: string;
   default_authorization_decision: string;
   persistence_directory?: string;
+  /** Data and event adapters (src/plugins/adapters), validated by their types. */
+  adapters: Record<string, AdapterConfig>;
   plugins: Record<string, unknown>;
   /** The document as written (after ${ENV} and --set), for /v1/config and the server. */
   raw: Record<string, unknown>;

@@ -19,6 +19,10 @@ export interface ServiceRequest {
   /** Overrides the service's response header timeout (e.g. for long polling). */
   headerTimeoutMs?: number;
   signal?: AbortSignal;
+  /** A larger response body is refused (and its connection closed) instead of buffered. */
+  maxResponseBytes?: number;
+  /** Send the bearer token in this header, as is, instead of `Authorization: <scheme> <token>`. */
+  tokenHeader?: string;
 }
 
 export interface ServiceResponse {
@@ -81,6 +85,7 @@ export function rawRequest(
   tlsOpts: TLSOptions,
   headerTimeoutMs: number,
   signal?: AbortSignal,
+  maxResponseBytes?: number,
 ): Promise<ServiceResponse> {
   const u = new URL(url);
   const isHttps = u.protocol === 'https:';
@@ -108,7 +113,21 @@ export function rawRequest(
         if (timer) clearTimeout(timer);
         timer = undefined;
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
+        let size = 0;
+        const tooLarge = (): void => {
+          done(new ServiceRequestError(`${what}: response body larger than ${maxResponseBytes} bytes`));
+          req.destroy();
+        };
+        const declared = Number(res.headers['content-length']);
+        if (maxResponseBytes !== undefined && declared > maxResponseBytes) return tooLarge();
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (maxResponseBytes !== undefined && size > maxResponseBytes) {
+            chunks.length = 0;
+            return tooLarge();
+          }
+          chunks.push(c);
+        });
         res.on('end', () => done(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
         res.on('error', (e) => done(new ServiceRequestError(`${what}: ${e.message}`)));
         res.on('aborted', () => done(new ServiceRequestError(`${what}: unexpected EOF`)));
@@ -158,6 +177,14 @@ export class ServiceClient {
   /** The Authorization header value for the next request, if any. */
   private async authorization(): Promise<string | undefined> {
     const b = this.config.credentials.bearer;
+    if (b) return `${b.scheme} ${this.bearerToken()}`;
+    if (this.oauth2) return `Bearer ${await this.oauth2.token()}`;
+    return undefined;
+  }
+
+  /** The configured bearer token (re-read from token_path each time), or undefined. */
+  bearerToken(): string | undefined {
+    const b = this.config.credentials.bearer;
     if (b) {
       let token = b.token ?? '';
       // OPA re-reads token_path on every request so rotated tokens are picked up.
@@ -168,9 +195,8 @@ export class ServiceClient {
           throw new ServiceRequestError(`service ${this.config.name}: cannot read bearer token file: ${(e as Error).message}`);
         }
       }
-      return `${b.scheme} ${token}`;
+      return token;
     }
-    if (this.oauth2) return `Bearer ${await this.oauth2.token()}`;
     return undefined;
   }
 
@@ -189,12 +215,16 @@ export class ServiceClient {
 
   async request(r: ServiceRequest): Promise<ServiceResponse> {
     const headers: Record<string, string> = { 'user-agent': 'Regolith', ...this.config.headers, ...(r.headers ?? {}) };
-    const auth = await this.authorization();
-    if (auth !== undefined) headers['authorization'] = auth;
+    const token = r.tokenHeader ? this.bearerToken() : undefined;
+    if (token !== undefined) headers[r.tokenHeader!.toLowerCase()] = token;
+    else {
+      const auth = await this.authorization();
+      if (auth !== undefined) headers['authorization'] = auth;
+    }
     const aws = this.config.credentials.s3_signing;
     if (aws) Object.assign(headers, this.sign(r, aws.service));
     const timeout = r.headerTimeoutMs ?? this.config.response_header_timeout_seconds * this.msPerSecond;
-    const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal);
+    const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal, r.maxResponseBytes);
     // A rejected token may have been revoked early: fetch a fresh one next time.
     if (res.status === 401 && this.oauth2) this.oauth2.invalidate();
     return res;

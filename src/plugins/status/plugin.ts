@@ -15,6 +15,8 @@ import { prometheusDocument } from './prometheus.js';
 export interface StatusSources {
   labels: Record<string, string>;
   bundles?: () => Record<string, unknown>;
+  /** Data adapters: a bundle-like status each (src/plugins/adapters). */
+  adapters?: () => Record<string, unknown>;
   plugins: () => Record<string, PluginStatus>;
   decisionLogs?: () => unknown;
   registry?: Registry;
@@ -73,6 +75,7 @@ export class StatusPlugin implements Plugin {
     const s = this.opts.sources;
     const doc: Record<string, unknown> = { labels: { ...s.labels } };
     if (s.bundles) doc['bundles'] = s.bundles();
+    if (s.adapters) doc['adapters'] = s.adapters();
     const dl = s.decisionLogs?.();
     if (dl !== undefined) doc['decision_logs'] = dl;
     doc['plugins'] = s.plugins();
@@ -93,6 +96,7 @@ export class StatusPlugin implements Plugin {
     const s = this.opts.sources;
     const doc: Record<string, unknown> = { labels: { ...s.labels } };
     if (s.bundles) doc['bundles'] = s.bundles();
+    if (s.adapters) doc['adapters'] = s.adapters();
     const dl = s.decisionLogs?.();
     if (dl !== undefined) doc['decision_logs'] = dl;
     doc['plugins'] = s.plugins();

@@ -35,8 +35,9 @@ export function registerHealth(app: App, ctx: ServerContext): void {
       if (!(await canEvaluate())) return unhealthy('unable to perform evaluation');
       const st = statuses();
       if (boolParam(q, 'bundles') || boolParam(q, 'bundle')) {
-        for (const name of ['discovery', 'bundle']) {
-          const s = st[name];
+        // data adapters (plugins named adapter/<name>) activate their documents as bundles do
+        for (const [name, s] of Object.entries(st)) {
+          if (name !== 'discovery' && name !== 'bundle' && !name.startsWith('adapter/')) continue;
           if (s && s.state !== 'OK') return unhealthy('not all configured bundles have been activated');
         }
       }

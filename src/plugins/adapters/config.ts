@@ -1,0 +1,83 @@
+// The `adapters:` section: the keys every adapter has (type, service, root, polling,
+// persist, trigger, retry, and for event adapters the rule, authentication and the data
+// adapters to refresh) read here once; the rest is the adapter type's own, read by it.
+
+import { checkService, fail, polling, Section } from '../config/section.js';
+import type { PollingConfig, ServiceConfig, Trigger } from '../config/types.js';
+import { DEFAULT_RETRY, type RetryPolicy } from './http.js';
+import type { AdapterType } from './types.js';
+
+export interface AdapterConfig {
+  name: string;
+  type: string;
+  kind: 'data' | 'event';
+  service?: string;
+  /** Data adapters: the data path their document is served at. */
+  root: string[];
+  polling: PollingConfig;
+  persist: boolean;
+  trigger: Trigger;
+  retry: RetryPolicy;
+  /** Event adapters: the rule deciding each event (a path like decision paths: a/b/c). */
+  rule?: string;
+  /** Event adapters: the shared secret a sender presents, and the header it comes in. */
+  token?: string;
+  token_path?: string;
+  token_header: string;
+  /** Event adapters: data adapters read again at once after an event. */
+  refresh: string[];
+  /** The type's own settings, as its settings() returned them. */
+  settings: unknown;
+}
+
+/** Validates `adapters:` against the known types; errors name the dotted key. */
+export function adapters(v: unknown, svcs: Record<string, ServiceConfig>, types: Record<string, AdapterType>): Record<string, AdapterConfig> {
+  const out: Record<string, AdapterConfig> = {};
+  const top = Section.of('adapters', v);
+  for (const name of Object.keys(top.obj)) {
+    if (!/^[A-Za-z0-9_-]+$/.test(name)) fail(`adapters.${name}`, 'adapter names are letters, digits, "_" and "-"');
+    const s = top.sub(name);
+    const type = s.reqStr('type');
+    const t = types[type];
+    if (!t) fail(`adapters.${name}.type`, `unknown adapter type "${type}" (known: ${Object.keys(types).sort().join(', ')})`);
+    const rootText = s.str('root') ?? t.defaultRoot ?? name;
+    const root = rootText.split(/[./]/).filter((x) => x !== '');
+    if (t.kind === 'data' && !root.length) fail(`adapters.${name}.root`, 'an adapter cannot own the whole data document');
+    if (root[0] === 'system') fail(`adapters.${name}.root`, 'data.system is reserved');
+    const r = s.sub('retry');
+    const retry: RetryPolicy = {
+      maxRetries: r.int('max_retries') ?? DEFAULT_RETRY.maxRetries,
+      maxDelaySeconds: r.int('max_delay_seconds') ?? DEFAULT_RETRY.maxDelaySeconds,
+      maxResponseBytes: r.int('max_response_bytes') ?? DEFAULT_RETRY.maxResponseBytes,
+    };
+    r.done();
+    const c: AdapterConfig = {
+      name,
+      type,
+      kind: t.kind,
+      service: t.kind === 'data' || s.has('service') ? checkService(`adapters.${name}.service`, s.str('service'), svcs) : undefined,
+      root,
+      polling: polling(s.sub('polling'), 300, 600),
+      persist: s.bool('persist', false),
+      trigger: s.trigger('trigger'),
+      retry,
+      rule: t.kind === 'event' ? s.reqStr('rule').replace(/^data\./, '').replace(/\./g, '/') : undefined,
+      token: s.str('token'),
+      token_path: s.str('token_path'),
+      token_header: s.str('token_header') ?? 'authorization',
+      refresh: s.strList('refresh') ?? [],
+      settings: undefined,
+    };
+    if (t.kind === 'data' && c.service === undefined) fail(`adapters.${name}.service`, 'no service configured for the adapter');
+    if (t.kind === 'event' && c.token === undefined && c.token_path === undefined) {
+      fail(`adapters.${name}`, 'an event adapter needs token or token_path: anyone who can reach the server could send events otherwise');
+    }
+    c.settings = t.settings(s);
+    s.done();
+    out[name] = c;
+  }
+  for (const c of Object.values(out)) {
+    for (const x of c.refresh) if (out[x]?.kind !== 'data') fail(`adapters.${c.name}.refresh`, `"${x}" is not a data adapter`);
+  }
+  return out;
+}

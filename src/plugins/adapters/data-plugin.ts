@@ -1,0 +1,210 @@
+// A data adapter as a plugin: on its schedule (polling with jitter, a manual trigger, or an
+// early refresh after a push notification) it reads its API and activates the document as
+// a data-only bundle at its root, with a bundle's guarantees: one atomic activation, the
+// last good document kept on any failure (persisted when persist: true), its revision and
+// requests and errors in the status, NOT_READY until the first activation.
+
+import { createHash } from 'node:crypto';
+import { parseJSON, type Value } from '../../value/index.js';
+import type { Bundle } from '../../bundle/index.js';
+import type { BundleActivator } from '../bundle/activate.js';
+import { clearError, copyStatus, newBundleStatus, setError, type BundleStatus } from '../bundle/status.js';
+import type { ServiceClient } from '../services/client.js';
+import { jitteredDelayMs, sleep, type Timing } from '../timing.js';
+import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
+import type { AdapterConfig } from './config.js';
+import { AdapterHttp, AdapterHttpError } from './http.js';
+import type { AdapterPersistence } from './persist.js';
+import type { DataSource, JSONValue } from './types.js';
+
+export interface DataAdapterOptions {
+  config: AdapterConfig;
+  source: DataSource;
+  client: ServiceClient;
+  activator: BundleActivator;
+  timing: Timing;
+  persistence?: AdapterPersistence;
+  logger?: PluginLogger;
+  onChange?: () => void;
+}
+
+/** The bundle name an adapter's document is activated under (data.system.bundles). */
+export function adapterBundleName(name: string): string {
+  return `adapter/${name}`;
+}
+
+/** A revision that changes exactly when the document does. */
+export function revisionOf(doc: JSONValue): string {
+  return createHash('sha256').update(JSON.stringify(doc)).digest('hex').slice(0, 16);
+}
+
+const now = (): string => new Date().toISOString();
+
+export class DataAdapterPlugin implements Plugin {
+  readonly name: string;
+  private readonly status_: BundleStatus;
+  private readonly log: PluginLogger;
+  private readonly abort = new AbortController();
+  private loop?: Promise<void>;
+  private wake?: () => void;
+  private previous?: JSONValue;
+  private activatedOnce = false;
+  /** Set by refresh(): read again as soon as the current read ends. */
+  private refreshWanted = false;
+  private reading?: Promise<void>;
+  readonly http: AdapterHttp;
+
+  constructor(private readonly o: DataAdapterOptions) {
+    this.name = adapterBundleName(o.config.name);
+    this.status_ = newBundleStatus(o.config.name);
+    this.log = o.logger ?? SILENT_LOGGER;
+    this.http = new AdapterHttp(o.client, o.timing, o.config.retry, this.abort.signal);
+  }
+
+  async start(): Promise<void> {
+    if (this.o.config.persist) await this.loadPersisted();
+    this.loop ??= this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.abort.abort();
+    this.wake?.();
+    await this.loop;
+  }
+
+  status(): PluginStatus {
+    if (!this.activatedOnce) return { state: 'NOT_READY', message: this.status_.message };
+    return { state: 'OK' };
+  }
+
+  adapterStatus(): BundleStatus {
+    return copyStatus(this.status_);
+  }
+
+  /** Reads now (a push notification, or a manual trigger); resolves when that read is done. */
+  async refresh(): Promise<void> {
+    if (this.reading) {
+      // a read is under way: it may have started before the change; read once more after it
+      this.refreshWanted = true;
+      await this.reading;
+      if (!this.refreshWanted) return;
+    }
+    this.refreshWanted = false;
+    await this.readOnce();
+    this.wake?.();
+  }
+
+  private async run(): Promise<void> {
+    const manual = this.o.config.trigger === 'manual';
+    while (!this.abort.signal.aborted) {
+      if (!manual) await this.readOnce();
+      if (this.abort.signal.aborted) return;
+      const p = this.o.config.polling;
+      const wait = manual ? 2 ** 31 - 1 : jitteredDelayMs(this.o.timing, p.min_delay_seconds, p.max_delay_seconds);
+      await new Promise<void>((resolve) => {
+        this.wake = resolve;
+        void sleep(wait, this.abort.signal).then(() => resolve());
+      });
+      this.wake = undefined;
+    }
+  }
+
+  private readOnce(): Promise<void> {
+    this.reading ??= this.read().finally(() => (this.reading = undefined));
+    return this.reading;
+  }
+
+  private async read(): Promise<void> {
+    const t0 = process.hrtime.bigint();
+    this.status_.last_request = now();
+    let doc: JSONValue;
+    try {
+      doc = await this.o.source.read({ http: this.http, signal: this.abort.signal, log: this.log, previous: this.previous });
+    } catch (err) {
+      if (this.abort.signal.aborted) return;
+      const e = err as Error;
+      setError(this.status_, `adapter ${this.o.config.name}: ${e.message}`, undefined, e instanceof AdapterHttpError ? e.httpCode : undefined);
+      this.status_.code = 'adapter_error';
+      this.status_.metrics = { timer_bundle_request_ns: Number(process.hrtime.bigint() - t0) };
+      this.log.error({ adapter: this.o.config.name, err: e.message }, 'Adapter read failed; the last good data stays active.');
+      this.changed();
+      return;
+    }
+    this.status_.metrics = { timer_bundle_request_ns: Number(process.hrtime.bigint() - t0) };
+    this.status_.last_successful_request = this.status_.last_successful_download = now();
+    const revision = revisionOf(doc);
+    if (this.activatedOnce && revision === this.status_.active_revision) {
+      clearError(this.status_);
+      this.previous = doc;
+      this.changed();
+      return;
+    }
+    try {
+      await this.activate(doc, revision);
+      this.previous = doc;
+      this.persist(doc, revision);
+      this.log.info({ adapter: this.o.config.name, revision }, 'Adapter data activated.');
+    } catch (err) {
+      this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data activation failed.');
+    }
+    this.changed();
+  }
+
+  private async activate(doc: JSONValue, revision: string): Promise<void> {
+    const root = this.o.config.root;
+    // the document nested under its root, as a bundle's data.json would hold it
+    let data = parseJSON(JSON.stringify(doc)) as Value;
+    for (let i = root.length - 1; i >= 0; i--) data = Object.assign(Object.create(null) as Record<string, Value>, { [root[i]!]: data });
+    const bundle: Bundle = {
+      manifest: { revision, roots: [root.join('/')], metadata: { adapter: this.o.config.type } },
+      hasManifest: true,
+      data: data as Bundle['data'],
+      dataFiles: [],
+      modules: [],
+      wasmModules: [],
+    };
+    try {
+      await this.o.activator.activate(this.name, bundle);
+    } catch (err) {
+      setError(this.status_, `adapter ${this.o.config.name}: ${(err as Error).message}`);
+      this.status_.code = 'adapter_error';
+      throw err;
+    }
+    clearError(this.status_);
+    this.status_.active_revision = revision;
+    this.status_.last_successful_activation = now();
+    this.status_.type = 'snapshot';
+    this.status_.size = Buffer.byteLength(JSON.stringify(doc));
+    this.activatedOnce = true;
+  }
+
+  private persist(doc: JSONValue, revision: string): void {
+    if (!this.o.config.persist || !this.o.persistence) return;
+    try {
+      this.o.persistence.save(this.o.config.name, { revision, document: doc });
+    } catch (err) {
+      this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data could not be persisted.');
+    }
+  }
+
+  private async loadPersisted(): Promise<void> {
+    try {
+      const p = this.o.persistence?.load(this.o.config.name);
+      if (!p) return;
+      await this.activate(p.document, p.revision);
+      this.previous = p.document;
+      this.log.info({ adapter: this.o.config.name, revision: p.revision }, 'Adapter data loaded from disk.');
+    } catch (err) {
+      this.log.warn({ adapter: this.o.config.name, err: (err as Error).message }, 'Persisted adapter data could not be activated.');
+    }
+    this.changed();
+  }
+
+  private changed(): void {
+    try {
+      this.o.onChange?.();
+    } catch {
+      /* the status plugin reports its own failures */
+    }
+  }
+}
