@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Value } from '../../engine/index.js';
+import { toJSONText, type Value } from '../../engine/index.js';
 import { loadConfig, type ServiceConfig } from '../../plugins/config/index.js';
 import { ServiceClient } from '../../plugins/services/client.js';
 import { AdapterHttp, DEFAULT_RETRY } from '../../plugins/adapters/http.js';
@@ -105,7 +105,7 @@ export async function depsCheckAction(lockfiles: string[], f: Flags): Promise<vo
     const results = await runPrepared(prepared, { data });
     const v = results[0]?.expressions[0]?.value;
     if (v === undefined) throw new CLIError('the policy does not define data.regolith.supply_chain.violations', 2);
-    violations = (JSON.parse(JSON.stringify(v)) as Violation[]).sort((a, b) => {
+    violations = (JSON.parse(toJSONText(v)) as Violation[]).sort((a, b) => {
       const ka = `${a.system}/${a.package}@${a.version}/${a.rule}/${a.message}`;
       const kb = `${b.system}/${b.package}@${b.version}/${b.rule}/${b.message}`;
       return ka < kb ? -1 : ka > kb ? 1 : 0;

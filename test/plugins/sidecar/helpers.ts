@@ -24,7 +24,7 @@ export interface TestHTTPServer {
   close(): Promise<void>;
 }
 
-export async function httpServer(handler: Handler): Promise<TestHTTPServer> {
+export async function httpServer(handler: Handler, port = 0): Promise<TestHTTPServer> {
   const state: TestHTTPServer = { url: '', requests: [], handler, close: async () => {} };
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -38,7 +38,7 @@ export async function httpServer(handler: Handler): Promise<TestHTTPServer> {
       });
     });
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  await new Promise<void>((r, j) => server.once('error', j).listen(port, '127.0.0.1', r));
   state.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   state.close = () =>
     new Promise<void>((r) => {

@@ -3,7 +3,7 @@
 // same request; requirements of one version (MAVEN, NPM, NUGET). Purls with qualifiers or
 // subpaths are refused before anything is sent.
 
-import type { AdapterHttp } from '../http.js';
+import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
 import { encodeFull } from './encode.js';
 import { checkBatchPurl, type VersionKey } from './packages/index.js';
@@ -35,7 +35,7 @@ function chunks<T>(xs: T[], n: number): T[][] {
 }
 
 /** One batch request, through all its pages: the body is identical on every page but for pageToken. */
-async function batch(http: AdapterHttp, path: string, requests: Obj[]): Promise<Obj[]> {
+async function batch(http: AdapterHttp, path: string, requests: Obj[], onPage?: (answered: number) => void): Promise<Obj[]> {
   return http.pages(async (pageToken) => {
     const body: Obj = { requests };
     if (pageToken !== undefined) body['pageToken'] = pageToken;
@@ -44,6 +44,7 @@ async function batch(http: AdapterHttp, path: string, requests: Obj[]): Promise<
     if (!isObj(j) || (j['responses'] !== undefined && !Array.isArray(j['responses']))) throw new Error(`POST ${path}: the answer has no responses list`);
     const items = ((j['responses'] ?? []) as JSONValue[]).filter(isObj);
     const next = typeof j['nextPageToken'] === 'string' && j['nextPageToken'] !== '' ? j['nextPageToken'] : undefined;
+    onPage?.(items.length);
     return { items, next };
   });
 }
@@ -53,11 +54,14 @@ const keyText = (k: { system?: JSONValue; name?: JSONValue; version?: JSONValue 
 export async function versionBatch(http: AdapterHttp, keys: VersionKey[], progress?: (done: number, total: number) => void): Promise<VersionAnswer[]> {
   const out: VersionAnswer[] = [];
   const bySent = new Map(keys.map((k) => [keyText(k), k]));
+  let answered = 0;
+  const onPage = (n: number): void => progress?.((answered = Math.min(keys.length, answered + n)), keys.length);
   for (const part of chunks(keys, MAX_BATCH)) {
     const responses = await batch(
       http,
       '/v3alpha/versionbatch',
       part.map((k) => ({ versionKey: { system: k.system, name: k.name, version: k.version } })),
+      onPage,
     );
     for (const r of responses) {
       const req = isObj(r['request']) && isObj(r['request']['versionKey']) ? r['request']['versionKey'] : undefined;
@@ -65,7 +69,6 @@ export async function versionBatch(http: AdapterHttp, keys: VersionKey[], progre
       if (!key) continue;
       out.push({ key, version: nonEmpty(r['version']) });
     }
-    progress?.(out.length, keys.length);
   }
   return out;
 }
@@ -90,8 +93,14 @@ export function versionPath(k: VersionKey): string {
   return `/v3alpha/systems/${encodeFull(k.system)}/packages/${encodeFull(k.name)}/versions/${encodeFull(k.version)}`;
 }
 
-export async function requirements(http: AdapterHttp, k: VersionKey): Promise<JSONValue> {
-  return (await http.json({ path: versionPath(k) + ':requirements' })).json;
+/** The requirements document of a version; undefined when the service has none for it (404). */
+export async function requirements(http: AdapterHttp, k: VersionKey): Promise<JSONValue | undefined> {
+  try {
+    return (await http.json({ path: versionPath(k) + ':requirements' })).json;
+  } catch (e) {
+    if (e instanceof AdapterHttpError && e.httpCode === 404) return undefined;
+    throw e;
+  }
 }
 
 export async function purlLookup(http: AdapterHttp, purl: string): Promise<JSONValue> {

@@ -38,6 +38,8 @@ export function buildDocument(asked: VersionKey[], versions: VersionAnswer[], pu
     if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length) doc.versions[key] = v;
     else if (!doc.versions[key]) doc.missing.push(key);
   }
+  // an asked version the service did not answer for is missing too: never silently passed
+  for (const k of asked) if (!doc.versions[keyOf(k)]) doc.missing.push(keyOf(k));
   doc.missing = [...new Set(doc.missing)].filter((k) => !doc.versions[k]).sort();
   doc.packages = [...packages].sort();
   if (reqs) doc.requirements = Object.fromEntries([...reqs].sort(([a], [b]) => (a < b ? -1 : 1)));

@@ -2,13 +2,12 @@
 // from lockfiles read on every poll, `SYSTEM/name@version` keys, or purls — looked up in
 // version and purl batches, optionally with their requirements, served as one document.
 
-import { readFileSync } from 'node:fs';
 import { fail, type Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue } from '../types.js';
 import { HAS_REQUIREMENTS, purlBatch, requirements, versionBatch } from './client.js';
 import { buildDocument, keyOf, type InsightsDocument } from './document.js';
-import { readPackageList, type System, type VersionKey } from './packages/index.js';
+import { readPackageListFile, type System, type VersionKey } from './packages/index.js';
 
 export interface InsightsSettings {
   lockfiles: string[];
@@ -47,7 +46,7 @@ async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise
 /** Reads what the settings name, from the API, into the adapter's document. */
 export async function readInsights(http: AdapterHttp, s: InsightsSettings, progress?: (done: number, total: number) => void): Promise<InsightsDocument> {
   const keys: VersionKey[] = [...s.packages];
-  for (const f of s.lockfiles) keys.push(...readPackageList(f, readFileSync(f, 'utf8')));
+  for (const f of s.lockfiles) keys.push(...readPackageListFile(f));
   const asked = dedupe(keys);
   const versions = await versionBatch(http, asked, progress);
   const purls = s.purls.length ? await purlBatch(http, s.purls) : [];
@@ -55,7 +54,10 @@ export async function readInsights(http: AdapterHttp, s: InsightsSettings, progr
   if (s.requirements) {
     reqs = new Map();
     const wanted = versions.filter((v) => v.version && HAS_REQUIREMENTS.has(v.key.system)).map((v) => v.key);
-    await pool(wanted, 8, async (k) => void reqs!.set(keyOf(k), await requirements(http, k)));
+    await pool(wanted, 8, async (k) => {
+      const r = await requirements(http, k);
+      if (r !== undefined) reqs!.set(keyOf(k), r);
+    });
   }
   return buildDocument(asked, versions, purls, reqs);
 }

@@ -2,7 +2,7 @@
 // header (never the deprecated query parameter); every request asks for JSON, since the
 // API answers EDN otherwise (AdapterHttp turns an EDN answer into an error, not data).
 
-import type { AdapterHttp } from '../http.js';
+import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
 
 export const API = '/api/v1.1';
@@ -52,8 +52,15 @@ export async function recentJobs(http: AdapterHttp, p: ProjectRef, branch: strin
   return out;
 }
 
-export async function testMetadata(http: AdapterHttp, p: ProjectRef, buildNum: number): Promise<JSONValue> {
-  const v = await get(http, `${projectPath(p)}/${buildNum}/tests`);
+/** The tests of a job; undefined when the service has none for it (404). */
+export async function testMetadata(http: AdapterHttp, p: ProjectRef, buildNum: number): Promise<JSONValue | undefined> {
+  let v: JSONValue;
+  try {
+    v = await get(http, `${projectPath(p)}/${buildNum}/tests`);
+  } catch (e) {
+    if (e instanceof AdapterHttpError && e.httpCode === 404) return undefined;
+    throw e;
+  }
   const tests = v && typeof v === 'object' && !Array.isArray(v) ? v['tests'] : undefined;
   if (!Array.isArray(tests)) throw new Error(`GET ${projectPath(p)}/${buildNum}/tests: the answer has no tests list`);
   return tests;

@@ -56,7 +56,10 @@ export async function readPipeline(http: AdapterHttp, s: PipelineSettings): Prom
     for (const list of Object.values(byBranch) as JSONValue[][]) {
       for (const j of list) {
         if (!isObj(j) || typeof j['build_num'] !== 'number' || j['lifecycle'] !== 'finished') continue;
-        perBuild[String(j['build_num'])] ??= await testMetadata(http, p, j['build_num']);
+        const n = String(j['build_num']);
+        if (n in perBuild) continue;
+        const t = await testMetadata(http, p, j['build_num']);
+        if (t !== undefined) perBuild[n] = t;
       }
     }
     tests[key] = perBuild;

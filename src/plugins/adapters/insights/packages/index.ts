@@ -1,6 +1,7 @@
 // The package lists of a project, chosen by file name, as version keys (first appearance
 // kept, duplicates dropped); and purls.
 
+import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { readCargoLock } from './cargo-lock.js';
 import { readGoSum } from './go-sum.js';
@@ -41,12 +42,29 @@ const FORMATS: [RegExp, (text: string, file: string) => VersionKey[]][] = [
 
 export const SUPPORTED = 'package-lock.json, npm-shrinkwrap.json, go.sum, Cargo.lock, requirements*.txt, poetry.lock, purls.txt or *.purls, maven*.txt, *.mvn.txt or dependencies.txt';
 
-export function readPackageList(file: string, text: string): VersionKey[] {
+function formatOf(file: string): (text: string, file: string) => VersionKey[] {
   const name = basename(file);
   const f = FORMATS.find(([re]) => re.test(name));
   if (!f) throw new PackageListError(`${file}: unknown package list (supported: ${SUPPORTED})`);
+  return f[1];
+}
+
+/** Reads a package list from disk (its name is checked first: an unknown kind is not read). */
+export function readPackageListFile(file: string): VersionKey[] {
+  formatOf(file);
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new PackageListError(`${file}: cannot read the package list: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+  }
+  return readPackageList(file, text);
+}
+
+export function readPackageList(file: string, text: string): VersionKey[] {
+  const read = formatOf(file);
   const seen = new Set<string>();
-  return f[1](text, file).filter((k) => {
+  return read(text, file).filter((k) => {
     const key = `${k.system}/${k.name}@${k.version}`;
     if (seen.has(key)) return false;
     seen.add(key);

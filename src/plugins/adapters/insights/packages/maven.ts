@@ -6,11 +6,23 @@ import { PackageListError, type VersionKey } from './types.js';
 
 const SCOPES = new Set(['compile', 'provided', 'runtime', 'test', 'system', 'import']);
 
+const HEADER = /The following files have been resolved/;
+
 export function readMavenList(text: string, file: string): VersionKey[] {
   const out: VersionKey[] = [];
-  text.split(/\r?\n/).forEach((line, i) => {
+  const lines = text.split(/\r?\n/);
+  // a whole build log (mvn dependency:list > file): only the block under the header holds
+  // coordinates; it ends at the first empty line
+  const header = lines.findIndex((l) => HEADER.test(l));
+  let inBlock = header < 0;
+  lines.forEach((line, i) => {
     let t = line.replace(/^\[INFO\]/, '').trim();
-    if (!t || t.startsWith('#') || !t.includes(':') || /^The following files have been resolved/.test(t)) return;
+    if (header >= 0) {
+      if (i === header) return void (inBlock = true);
+      if (inBlock && !t) inBlock = false;
+      if (!inBlock || i < header) return;
+    }
+    if (!t || t.startsWith('#') || !t.includes(':') || HEADER.test(t)) return;
     t = t.replace(/\s+--.*$/, '').replace(/\s*\(optional\)\s*$/, '');
     const f = t.split(':');
     if (f.length > 3 && SCOPES.has(f[f.length - 1]!)) f.pop();

@@ -19,7 +19,9 @@ export function packageTables(text: string, file: string): Record<string, string
       if (cur) out.push(cur);
       return;
     }
-    const m = /^([A-Za-z0-9_.-]+)\s*=\s*(.*)$/.exec(t);
+    // bare, "basic" or 'literal' keys, dotted or not (Cargo.lock v1 and poetry.lock 1.1
+    // quote the keys of their [metadata] tables)
+    const m = /^((?:[A-Za-z0-9_.-]|"(?:[^"\\]|\\.)*"|'[^']*')+)\s*=\s*(.*)$/.exec(t);
     if (!m) throw new PackageListError(`${file}:${i + 1}: cannot read ${JSON.stringify(t)}`);
     const v = m[2]!;
     if (v.startsWith('[')) {

@@ -1,0 +1,39 @@
+// `npm run demo:insights` (README, "Data adapters") really runs: the example configuration
+// unchanged, against the stand-ins, through the built binary.
+
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, ROOT } from './helpers.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+/** A port nobody listens on right now (so parallel test files do not collide). */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+describe('npm run demo:insights', () => {
+  it('starts the stand-ins and the server from examples/adapters/regolith.yaml and shows decisions over the adapters\' data', async () => {
+    const env = { ...process.env, DEMO_INSIGHTS_PORT: String(await freePort()), DEMO_CI_PORT: String(await freePort()), DEMO_PORT: String(await freePort()) };
+    const r = await new Promise<{ code: number; out: string }>((resolve) => {
+      const p = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['examples/adapters/demo.ts'], { cwd: ROOT, env });
+      let out = '';
+      p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+      p.stderr.on('data', (c: Buffer) => (out += c.toString()));
+      p.on('close', (code) => resolve({ code: code ?? -1, out }));
+    });
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).toContain('licence \\"WTFPL\\" is not in the allowed list');
+    expect(r.out).toContain('POST /v1/events/deploy (job 5) -> 200');
+    expect(r.out).toContain('"test api.serves: failure"');
+    expect(r.out).toMatch(/"active_revision": "[0-9a-f]{16}"/);
+    expect(r.out).toContain('3 violations in 5 package versions');
+  }, 60_000);
+});
