@@ -1,5 +1,5 @@
 // The configuration as /v1/config shows it: services lose `credentials`, keys lose
-// `private_key` and `key`, adapters lose `token`, and the defaults OPA reports are filled in.
+// `private_key` and `key`, adapters lose `token` and `push.token`, and the defaults OPA reports are filled in.
 
 type Obj = Record<string, unknown>;
 
@@ -33,8 +33,12 @@ export function redactConfig(config: Obj, version: string): Obj {
   const out = (cloneJSON(config) ?? {}) as Obj;
   if ('services' in out) out['services'] = redactEach(out['services'], ['credentials']);
   if ('keys' in out) out['keys'] = redactEach(out['keys'], ['private_key', 'key']);
-  // an event adapter's shared secret
-  if ('adapters' in out) out['adapters'] = redactEach(out['adapters'], ['token']);
+  // an event adapter's shared secret, and a data adapter's push channel token
+  if (isObj(out['adapters'])) {
+    const adapters = redactEach(out['adapters'], ['token']) as Obj;
+    for (const [k, a] of Object.entries(adapters)) if (isObj(a) && isObj(a['push'])) adapters[k] = { ...a, push: withoutFields(a['push'], ['token']) };
+    out['adapters'] = adapters;
+  }
   const labels = isObj(out['labels']) ? out['labels'] : {};
   out['labels'] = { ...labels, version: labels['version'] ?? version };
   out['default_decision'] ??= '/system/main';

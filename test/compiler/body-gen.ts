@@ -182,18 +182,34 @@ export function classify(exprs: Ex[], order: number[]): Verdict {
 
 /**
  * Whether an array comprehension over the body written in `order` must list its elements in
- * exactly the order of the binding order: every generator keeps its place relative to the
- * other generators, and every position that could bind (x[a]) comes after a's binder.
+ * exactly the order of the binding order. The body runs in the order OPA's safety reordering
+ * gives it: passes over the written order, each taking every expression whose needs are
+ * bound by then. The answer is no when a lookup (x[a]) runs before a's binder — it then
+ * iterates x, a generator of its own — or when the generators run in another order.
  */
 export function orderPreserving(exprs: Ex[], order: number[]): boolean {
-  const gens = order.filter((i) => exprs[i]!.multi);
-  for (let k = 1; k < gens.length; k++) if (gens[k]! < gens[k - 1]!) return false;
-  const pos = new Map(order.map((i, p) => [i, p]));
-  for (let i = 0; i < exprs.length; i++)
-    for (const v of exprs[i]!.bindable) {
-      const binder = exprs.findIndex((e) => e.binds.includes(v));
-      if (binder >= 0 && pos.get(binder)! > pos.get(i)!) return false;
+  const binder = (v: string): number => exprs.findIndex((e) => e.binds.includes(v));
+  const bound = new Set<string>();
+  const isBound = (v: string): boolean => bound.has(v) || binder(v) < 0; // no binder: an outer param
+  const ran: number[] = [];
+  let remaining = [...order];
+  while (remaining.length) {
+    const waiting: number[] = [];
+    for (const i of remaining) {
+      const e = exprs[i]!;
+      if (!e.needs.every((v) => isBound(v) || e.bindable.includes(v))) {
+        waiting.push(i);
+        continue;
+      }
+      if (e.bindable.some((v) => !isBound(v))) return false;
+      ran.push(i);
+      for (const v of e.binds) bound.add(v);
     }
+    if (waiting.length === remaining.length) return false; // unsafe in this order: classified elsewhere
+    remaining = waiting;
+  }
+  const gens = ran.filter((i) => exprs[i]!.multi);
+  for (let k = 1; k < gens.length; k++) if (gens[k]! < gens[k - 1]!) return false;
   return true;
 }
 

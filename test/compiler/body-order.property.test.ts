@@ -304,7 +304,7 @@ describe('body order: the same answer in every order of a safe body', () => {
             checkOrder(body.exprs, order, want, () => run(module, query), place.arrays, { place: place.name, order, module, query });
           }
         }),
-        { numRuns: NUM_RUNS },
+        { numRuns: NUM_RUNS, ...(process.env.BODY_ORDER_SEED ? { seed: Number(process.env.BODY_ORDER_SEED), path: process.env.BODY_ORDER_PATH } : {}) },
       );
     });
   }

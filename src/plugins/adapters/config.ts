@@ -26,8 +26,37 @@ export interface AdapterConfig {
   token_header: string;
   /** Event adapters: data adapters read again at once after an event. */
   refresh: string[];
+  /** Data adapters with watch support: where the API is to send change notifications. */
+  push?: PushConfig;
   /** The type's own settings, as its settings() returned them. */
   settings: unknown;
+}
+
+export interface PushConfig {
+  /** The URL of this server's POST /v1/events/<name>, as the API reaches it. */
+  address: string;
+  token?: string;
+  token_path?: string;
+  /** The header the API echoes the token in. */
+  token_header: string;
+  ttl_seconds: number;
+}
+
+function pushConfig(s: Section, name: string, t: AdapterType): PushConfig | undefined {
+  if (!s.has('push')) return undefined;
+  if (!t.data || t.pushTokenHeader === undefined) fail(`adapters.${name}.push`, 'this adapter type has no push notifications');
+  const p = s.sub('push');
+  const address = p.reqStr('address');
+  try {
+    const u = new URL(address);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error();
+  } catch {
+    fail(`adapters.${name}.push.address`, `"${address}" is not an http(s) URL`);
+  }
+  const out: PushConfig = { address, token: p.str('token'), token_path: p.str('token_path'), token_header: p.str('token_header') ?? t.pushTokenHeader!, ttl_seconds: p.int('ttl_seconds') ?? 3600 };
+  if (out.token === undefined && out.token_path === undefined) fail(`adapters.${name}.push`, 'push needs token or token_path: notifications are accepted only with it');
+  p.done();
+  return out;
 }
 
 /** Validates `adapters:` against the known types; errors name the dotted key. */
@@ -66,6 +95,7 @@ export function adapters(v: unknown, svcs: Record<string, ServiceConfig>, types:
       token_path: s.str('token_path'),
       token_header: s.str('token_header') ?? 'authorization',
       refresh: s.strList('refresh') ?? [],
+      push: pushConfig(s, name, t),
       settings: undefined,
     };
     if (t.kind === 'data' && c.service === undefined) fail(`adapters.${name}.service`, 'no service configured for the adapter');

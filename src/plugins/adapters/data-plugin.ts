@@ -2,9 +2,11 @@
 // early refresh after a push notification) it reads its API and activates the document as
 // a data-only bundle at its root, with a bundle's guarantees: one atomic activation, the
 // last good document kept on any failure (persisted when persist: true), its revision and
-// requests and errors in the status, NOT_READY until the first activation.
+// requests and errors in the status, NOT_READY until the first activation. Adapters with
+// push channels open them after a read (and renew them before they expire), take
+// notifications through notify(), and close them on stop.
 
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { parseJSON, type Value } from '../../value/index.js';
 import type { Bundle } from '../../bundle/index.js';
 import type { BundleActivator } from '../bundle/activate.js';
@@ -15,7 +17,14 @@ import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from
 import type { AdapterConfig } from './config.js';
 import { AdapterHttp, AdapterHttpError } from './http.js';
 import type { AdapterPersistence } from './persist.js';
-import type { DataSource, JSONValue } from './types.js';
+import { carriesSecret, expectedSecret } from './secret.js';
+import type { DataSource, JSONValue, PushChannel, WatchContext } from './types.js';
+import type { EventReply } from './events.js';
+import type { IncomingEvent } from './types.js';
+
+/** Push notification headers of the watch-channel protocol (seed 002's APIs). */
+const CHANNEL_ID = 'x-goog-channel-id';
+const RESOURCE_STATE = 'x-goog-resource-state';
 
 export interface DataAdapterOptions {
   config: AdapterConfig;
@@ -53,6 +62,10 @@ export class DataAdapterPlugin implements Plugin {
   private refreshWanted = false;
   private reading?: Promise<void>;
   readonly http: AdapterHttp;
+  /** Open push channels. */
+  private channels: PushChannel[] = [];
+  /** Notifications accepted (tests and status read it). */
+  notifications = 0;
 
   constructor(private readonly o: DataAdapterOptions) {
     this.name = adapterBundleName(o.config.name);
@@ -70,6 +83,74 @@ export class DataAdapterPlugin implements Plugin {
     this.abort.abort();
     this.wake?.();
     await this.loop;
+    if (this.channels.length && this.o.source.unwatch) {
+      // the plugin's own signal is spent: close the channels with a short deadline of their own
+      const http = new AdapterHttp(this.o.client, this.o.timing, { ...this.o.config.retry, maxRetries: 1 }, AbortSignal.timeout(5 * this.o.timing.msPerSecond));
+      try {
+        await this.o.source.unwatch(this.watchContext(http), this.channels);
+      } catch (err) {
+        this.log.warn({ adapter: this.o.config.name, err: (err as Error).message }, 'Push channels could not be closed; they lapse when they expire.');
+      }
+      this.channels = [];
+    }
+  }
+
+  /** Whether this adapter takes push notifications (at POST /v1/events/<name>). */
+  get acceptsPush(): boolean {
+    return this.o.config.push !== undefined && this.o.source.watch !== undefined;
+  }
+
+  /** A push notification: authenticated by the channel token, then an early read. */
+  notify(ev: IncomingEvent): EventReply {
+    const name = this.o.config.name;
+    try {
+      if (!carriesSecret(this.o.config.push!, ev.headers)) return { status: 401, body: { code: 'unauthorized', message: `adapter ${name}: the notification carries no valid channel token` } };
+    } catch (e) {
+      this.log.error({ adapter: name, err: (e as Error).message }, 'Push token unreadable.');
+      return { status: 500, body: { code: 'internal_error', message: `adapter ${name}: its push token cannot be read` } };
+    }
+    // the first message on a new channel says only that it exists
+    if (ev.headers[RESOURCE_STATE] === 'sync') return { status: 200, body: {} };
+    this.notifications++;
+    this.log.debug({ adapter: name, channel: ev.headers[CHANNEL_ID] }, 'Push notification: reading early.');
+    this.refresh().catch((e: Error) => this.log.warn({ adapter: name, err: e.message }, 'Read after a notification failed.'));
+    return { status: 200, body: {} };
+  }
+
+  /** Channels currently open (for tests and the status). */
+  openChannels(): PushChannel[] {
+    return this.channels.map((c) => ({ ...c }));
+  }
+
+  private watchContext(http: AdapterHttp): WatchContext {
+    const p = this.o.config.push!;
+    return {
+      http,
+      signal: this.abort.signal,
+      log: this.log,
+      address: p.address,
+      token: p.token ?? '',
+      newId: () => randomUUID(),
+      ttlSeconds: p.ttl_seconds,
+      tokenOf: () => (p.token_path ? expectedSecret(p) : p.token!),
+    };
+  }
+
+  /** Opens the push channels, or renews them when they lapse before the next poll could. */
+  private async ensureWatch(): Promise<void> {
+    if (!this.acceptsPush || this.abort.signal.aborted) return;
+    const horizon = Date.now() + this.o.config.polling.max_delay_seconds * this.o.timing.msPerSecond;
+    if (this.channels.length && this.channels.every((c) => c.expiration === undefined || c.expiration > horizon)) return;
+    const ctx = this.watchContext(this.http);
+    const old = this.channels;
+    try {
+      this.channels = await this.o.source.watch!({ ...ctx, token: ctx.tokenOf() });
+      this.log.info({ adapter: this.o.config.name, channels: this.channels.length }, 'Push channels open.');
+    } catch (err) {
+      this.log.warn({ adapter: this.o.config.name, err: (err as Error).message }, 'Push channels could not be opened; polling goes on.');
+      return;
+    }
+    if (old.length && this.o.source.unwatch) await this.o.source.unwatch(ctx, old).catch(() => undefined);
   }
 
   status(): PluginStatus {
@@ -137,6 +218,7 @@ export class DataAdapterPlugin implements Plugin {
       clearError(this.status_);
       this.previous = doc;
       this.changed();
+      await this.ensureWatch();
       return;
     }
     try {
@@ -148,6 +230,7 @@ export class DataAdapterPlugin implements Plugin {
       this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data activation failed.');
     }
     this.changed();
+    await this.ensureWatch();
   }
 
   private async activate(doc: JSONValue, revision: string): Promise<void> {

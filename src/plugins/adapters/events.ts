@@ -4,13 +4,13 @@
 // adapters named in `refresh` read their API again (after the answer: a sender is never
 // kept waiting on another API).
 
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import type { DecisionEvent } from '../../engine/index.js';
 import type { Value } from '../../value/index.js';
 import type { PolicyEvaluator } from '../logs/mask.js';
 import type { PluginLogger } from '../plugin.js';
 import type { AdapterConfig } from './config.js';
+import { carriesSecret } from './secret.js';
 import { EventError, type EventMapping, type IncomingEvent, type JSONValue } from './types.js';
 
 export interface EventReply {
@@ -27,35 +27,13 @@ export interface EventRunnerOptions {
   logger: PluginLogger;
 }
 
-const digest = (s: string): Buffer => createHash('sha256').update(s).digest();
-
 export class EventAdapterRunner {
   constructor(private readonly o: EventRunnerOptions) {}
-
-  private expectedToken(): string {
-    const c = this.o.config;
-    if (c.token !== undefined) return c.token;
-    // re-read on every event, so a rotated secret takes effect without a restart
-    return readFileSync(c.token_path!, 'utf8').trim();
-  }
-
-  /** Whether the event carries the adapter's secret (compared in constant time). */
-  private authenticated(ev: IncomingEvent): boolean {
-    const header = this.o.config.token_header.toLowerCase();
-    let got = ev.headers[header];
-    if (got === undefined) return false;
-    if (header === 'authorization') {
-      const m = /^Bearer\s+(.+)$/i.exec(got);
-      if (!m) return false;
-      got = m[1]!;
-    }
-    return timingSafeEqual(digest(got.trim()), digest(this.expectedToken()));
-  }
 
   async handle(ev: IncomingEvent): Promise<EventReply> {
     const name = this.o.config.name;
     try {
-      if (!this.authenticated(ev)) return { status: 401, body: { code: 'unauthorized', message: `event adapter ${name}: the request carries no valid token` } };
+      if (!carriesSecret(this.o.config, ev.headers)) return { status: 401, body: { code: 'unauthorized', message: `event adapter ${name}: the request carries no valid token` } };
     } catch (e) {
       this.o.logger.error({ adapter: name, err: (e as Error).message }, 'Event adapter secret unreadable.');
       return { status: 500, body: { code: 'internal_error', message: `event adapter ${name}: its token cannot be read` } };

@@ -79,16 +79,18 @@ export class AdapterSet {
     return out;
   }
 
+  /** Whether the server needs POST /v1/events/<name> (event adapters, push notifications). */
   get hasEvents(): boolean {
-    return this.events.size > 0;
+    return this.events.size > 0 || [...this.data.values()].some((d) => d.acceptsPush);
   }
 
   has(name: string): boolean {
-    return this.events.has(name);
+    return this.events.has(name) || this.data.get(name)?.acceptsPush === true;
   }
 
-  /** An event for the event adapter `name` (has(name) must hold). */
+  /** An event for the event adapter `name`, or a push notification for the data adapter `name` (has(name) must hold). */
   handle(name: string, ev: IncomingEvent): Promise<EventReply> {
-    return this.events.get(name)!.handle(ev);
+    const e = this.events.get(name);
+    return e ? e.handle(ev) : Promise.resolve(this.data.get(name)!.notify(ev));
   }
 }

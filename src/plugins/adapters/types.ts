@@ -22,6 +22,40 @@ export interface ReadContext {
 
 export interface DataSource {
   read(ctx: ReadContext): Promise<JSONValue>;
+  /**
+   * Opens the API's push channels (watch calls) so that changes arrive as notifications at
+   * `push.address`; called after a successful read whenever no channel is open or the open
+   * ones expire within the next poll. Returns what unwatch needs to close them.
+   */
+  watch?(ctx: WatchContext): Promise<PushChannel[]>;
+  /** Closes channels (channels/stop) when the adapter stops. */
+  unwatch?(ctx: WatchContext, channels: PushChannel[]): Promise<void>;
+}
+
+/** A push channel the API opened for the adapter. */
+export interface PushChannel {
+  id: string;
+  resourceId?: string;
+  /** Epoch ms when the API stops sending on it (undefined: never said). */
+  expiration?: number;
+  /** Where it was opened (the adapter's own bookkeeping, e.g. which calendar). */
+  resource?: string;
+}
+
+export interface WatchContext {
+  http: AdapterHttp;
+  signal: AbortSignal;
+  log: PluginLogger;
+  /** The URL the API is to notify (the server's /v1/events/<adapter>, as reachable from the API). */
+  address: string;
+  /** The secret the API echoes back with each notification. */
+  token: string;
+  /** The secret as it is now (token_path is re-read). */
+  tokenOf(): string;
+  /** A fresh channel id. */
+  newId(): string;
+  /** Requested lifetime in seconds (push.ttl_seconds). */
+  ttlSeconds: number;
 }
 
 /** An incoming event as the server received it. */
@@ -53,5 +87,10 @@ export interface AdapterType<S = unknown> {
   /** Reads and validates the type's own keys (everything the common keys leave). */
   settings(s: Section): S;
   data?(settings: S): DataSource;
+  /**
+   * Data adapters with push channels: the header each notification carries the channel
+   * token in (the APIs of seed 002 echo it as X-Goog-Channel-Token).
+   */
+  pushTokenHeader?: string;
   event?(settings: S): EventMapping;
 }
