@@ -70,6 +70,13 @@ describe('build pipeline adapter', () => {
     expect(ci.requests.every((r) => !r.url.includes('ci-token') && r.headers['accept'] === 'application/json' && r.headers['authorization'] === undefined)).toBe(true);
     expect((await s.get('/v1/status')).body.result.adapters.pipeline.active_revision).toMatch(/^[0-9a-f]{16}$/);
     expect((await s.get('/health?bundles&plugins')).status).toBe(200);
+    // the project list carries an ETag: the next read revalidates it and the 304 keeps the copy
+    await s.manager.trigger();
+    const projectReads = ci.requests.filter((r) => r.url === '/api/v1.1/projects');
+    expect(projectReads).toHaveLength(2);
+    expect(projectReads[1]!.headers['if-none-match']).toMatch(/^"[0-9a-f]{12}"$/);
+    expect(s.manager.adapters!.data.get('pipeline')!.http.stats.notModified).toBe(1);
+    expect((await s.get('/v1/data/pipeline')).body.result).toEqual(doc);
   });
 
   it('asks for shallow, filtered jobs of the configured projects and branches only', async () => {
