@@ -33,6 +33,10 @@ interface BuildFlags {
   excludeFilesVerify: string[];
   v0Compatible?: boolean;
   v1Compatible?: boolean;
+  push?: string;
+  plainHttp?: boolean;
+  registryUser?: string;
+  registryTokenFile?: string;
 }
 
 function readClaims(path: string): Record<string, unknown> {
@@ -102,8 +106,48 @@ export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
     parseModules(bundle, f.v0Compatible ? 0 : 1);
     const gz = await writeBundle(bundle, signing);
     writeFileSync(f.output, gz);
+    if (f.push) await push(f, gz, bundle.manifest.revision);
   } catch (e) {
     if (e instanceof BundleError) throw new CLIError(e.message);
+    throw e;
+  }
+}
+
+/**
+ * --push <ref>: the registry's credentials come from the environment or a file, never from
+ * a flag value (it would stay in shell history): REGOLITH_REGISTRY_TOKEN (Bearer),
+ * --registry-token-file, or --registry-user with REGOLITH_REGISTRY_PASSWORD (Basic).
+ */
+async function push(f: BuildFlags, archive: Buffer, revision: string | undefined): Promise<void> {
+  const { parseReference, OciError } = await import('../../plugins/services/oci.js');
+  const { pushBundle } = await import('../../plugins/bundle/oci-push.js');
+  const { ServiceClient } = await import('../../plugins/services/client.js');
+  let ref;
+  try {
+    ref = parseReference(f.push!);
+  } catch (e) {
+    throw new CLIError(`--push: ${(e as Error).message}`);
+  }
+  if (!ref.registry) throw new CLIError(`--push: ${JSON.stringify(f.push)} names no registry (host[:port]/repository[:tag])`);
+  let bearer: { token: string; scheme: string } | undefined;
+  if (f.registryUser !== undefined) {
+    const password = process.env['REGOLITH_REGISTRY_PASSWORD'];
+    if (password === undefined) throw new CLIError('--registry-user needs the password in REGOLITH_REGISTRY_PASSWORD');
+    bearer = { token: Buffer.from(`${f.registryUser}:${password}`).toString('base64'), scheme: 'Basic' };
+  } else if (f.registryTokenFile !== undefined) {
+    try {
+      bearer = { token: readFileSync(f.registryTokenFile, 'utf8').trim(), scheme: 'Bearer' };
+    } catch (e) {
+      throw new CLIError(`--registry-token-file: ${(e as Error).message}`);
+    }
+  } else if (process.env['REGOLITH_REGISTRY_TOKEN']) bearer = { token: process.env['REGOLITH_REGISTRY_TOKEN'], scheme: 'Bearer' };
+  const url = `${f.plainHttp ? 'http' : 'https'}://${ref.registry}`;
+  const client = new ServiceClient({ name: 'registry', url, type: 'oci', headers: {}, allow_insecure_tls: false, response_header_timeout_seconds: 30, credentials: bearer ? { bearer } : {} });
+  try {
+    const pushed = await pushBundle(client, f.push!, archive, revision);
+    process.stdout.write(`pushed ${pushed.reference}@${pushed.digest}\n`);
+  } catch (e) {
+    if (e instanceof OciError || (e as Error).name === 'ServiceRequestError') throw new CLIError(`push ${f.push}: ${(e as Error).message}`);
     throw e;
   }
 }

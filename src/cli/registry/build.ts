@@ -20,6 +20,10 @@ export function registerBuild(program: Command): Command {
     .option('--signing-key <key>', 'set the secret (HMAC) or path of the PEM file containing the private key (RSA and ECDSA)')
     .option('--signing-alg <alg>', 'name of the signing algorithm', 'RS256')
     .option('--claims-file <file>', 'set path of JSON file containing optional claims (see OPA\'s signature format)')
+    .option('--push <ref>', 'also push the bundle to an OCI registry as host[:port]/repository[:tag], in the layout OPA pulls (services.<name>.type: oci)')
+    .option('--plain-http', 'push over plain HTTP (a registry on loopback)')
+    .option('--registry-user <user>', 'push with Basic credentials; the password comes from REGOLITH_REGISTRY_PASSWORD')
+    .option('--registry-token-file <file>', 'push with the Bearer token in this file (or set REGOLITH_REGISTRY_TOKEN)')
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
     .addHelpText(
@@ -30,6 +34,7 @@ export function registerBuild(program: Command): Command {
         'regolith build -b policies/ --signing-key private.pem --signing-alg RS256',
         'regolith build -b policies/ --signing-key secret --signing-alg HS256 --claims-file claims.json',
         'regolith build --ignore "*_test.rego" --ignore ".*" src/',
+        'regolith build -b policies/ -r v43 --push ghcr.io/acme/authz:v43   # token in REGOLITH_REGISTRY_TOKEN',
       ]),
     )
     .action(lazyAction(() => import('../commands/build.js').then((m) => m.buildAction)));

@@ -83,11 +83,14 @@ export class DataAdapterPlugin implements Plugin {
     this.abort.abort();
     this.wake?.();
     await this.loop;
+    // a read started by a notification may still be opening channels: let it record them
+    await this.reading?.catch(() => undefined);
     if (this.channels.length && this.o.source.unwatch) {
       // the plugin's own signal is spent: close the channels with a short deadline of their own
-      const http = new AdapterHttp(this.o.client, this.o.timing, { ...this.o.config.retry, maxRetries: 1 }, AbortSignal.timeout(5 * this.o.timing.msPerSecond));
+      const deadline = AbortSignal.timeout(5 * this.o.timing.msPerSecond);
+      const http = new AdapterHttp(this.o.client, this.o.timing, { ...this.o.config.retry, maxRetries: 1 }, deadline);
       try {
-        await this.o.source.unwatch(this.watchContext(http), this.channels);
+        await this.o.source.unwatch({ ...this.watchContext(http), signal: deadline }, this.channels);
       } catch (err) {
         this.log.warn({ adapter: this.o.config.name, err: (err as Error).message }, 'Push channels could not be closed; they lapse when they expire.');
       }

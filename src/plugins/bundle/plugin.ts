@@ -11,6 +11,7 @@ import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from
 import { ActivationError, type BundleActivator } from './activate.js';
 import { Downloader, type DownloadResult } from './download.js';
 import { FileSource } from './file-source.js';
+import { OciSource } from './oci-source.js';
 import { BundlePersistence } from './persist.js';
 import { clearError, copyStatus, newBundleStatus, setError, type BundleStatus } from './status.js';
 
@@ -29,7 +30,7 @@ export interface BundlePluginOptions {
 interface Entry {
   config: BundleSourceConfig;
   status: BundleStatus;
-  downloader?: Downloader | FileSource;
+  downloader?: Downloader | FileSource | OciSource;
   /** The ETag of the active bundle; cleared when an activation fails so the next download is full. */
   etag?: string;
   activatedOnce: boolean;
@@ -83,13 +84,8 @@ export class BundlePlugin implements Plugin {
         setError(e.status, `bundle ${e.config.name}: service "${e.config.service ?? ''}" is not configured`);
         continue;
       }
-      e.downloader = new Downloader({
-        client,
-        config: e.config,
-        timing: this.timing,
-        etag: () => e.etag,
-        onResult: (r) => this.handle(e, r),
-      });
+      const source = { client, config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r: DownloadResult) => this.handle(e, r) };
+      e.downloader = client.config.type === 'oci' ? new OciSource(source) : new Downloader(source);
       e.downloader.start();
     }
   }

@@ -28,6 +28,8 @@ export interface ClientTLSCredentials {
 export interface ServiceConfig {
   name: string;
   url: string;
+  /** `oci`: an OCI registry (bundles are references, pulled with the distribution API). */
+  type?: 'oci';
   headers: Record<string, string>;
   allow_insecure_tls: boolean;
   /** Seconds to wait for response headers; 0 means no limit. OPA's default is 10. */

@@ -23,7 +23,9 @@ function service(name: string, s: Section): ServiceConfig {
     response_header_timeout_seconds: s.int('response_header_timeout_seconds') ?? 10,
     credentials: {},
   };
-  s.str('type');
+  const type = s.str('type');
+  if (type !== undefined && type !== '' && type !== 'oci') fail(`${s.key}.type`, `unknown service type "${type}" (the one type is "oci", for OCI registries)`);
+  if (type === 'oci') out.type = 'oci';
   if (s.has('tls')) {
     const t = s.sub('tls');
     out.tls = { ca_cert: t.str('ca_cert'), system_ca_required: t.bool('system_ca_required', false) };

@@ -23,6 +23,11 @@ export interface ServiceRequest {
   maxResponseBytes?: number;
   /** Send the bearer token in this header, as is, instead of `Authorization: <scheme> <token>`. */
   tokenHeader?: string;
+  /**
+   * The Authorization header to send instead of the configured credentials (a registry's
+   * token), or null for none (a redirect to another host must not carry them).
+   */
+  authorization?: string | null;
 }
 
 export interface ServiceResponse {
@@ -175,7 +180,7 @@ export class ServiceClient {
   }
 
   /** The Authorization header value for the next request, if any. */
-  private async authorization(): Promise<string | undefined> {
+  async authorization(): Promise<string | undefined> {
     const b = this.config.credentials.bearer;
     if (b) return `${b.scheme} ${this.bearerToken()}`;
     if (this.oauth2) return `Bearer ${await this.oauth2.token()}`;
@@ -216,7 +221,9 @@ export class ServiceClient {
   async request(r: ServiceRequest): Promise<ServiceResponse> {
     const headers: Record<string, string> = { 'user-agent': 'Regolith', ...this.config.headers, ...(r.headers ?? {}) };
     const token = r.tokenHeader ? this.bearerToken() : undefined;
-    if (token !== undefined) headers[r.tokenHeader!.toLowerCase()] = token;
+    if (r.authorization !== undefined) {
+      if (r.authorization !== null) headers['authorization'] = r.authorization;
+    } else if (token !== undefined) headers[r.tokenHeader!.toLowerCase()] = token;
     else {
       const auth = await this.authorization();
       if (auth !== undefined) headers['authorization'] = auth;
