@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
+import { readFileSync } from 'node:fs';
 
 // Chevrotain's packages do not declare themselves free of side effects, so a bundle would
 // keep all of them (the parser-building toolkit, CST generators...) although Regolith only
@@ -38,6 +39,9 @@ export default defineConfig({
   // Bundled CommonJS dependencies call require() for Node's own modules.
   banner: { js: "import { createRequire as __regolithCreateRequire } from 'node:module'; const require = __regolithCreateRequire(import.meta.url);" },
   esbuildPlugins: [chevrotainWithoutSideEffects],
+  // The crash report schema ships inside the bundle (src/plugins/adapters/crash/decode.ts
+  // reads the file itself when run from the sources).
+  define: { __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/plugins/adapters/crash/tombstone.proto', 'utf8')) },
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
     // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.

@@ -47,7 +47,7 @@ reasons contains sprintf("test %s.%s: %s", [t.classname, t.name, t.result]) if {
 	not t.result in {"success", "skipped"}
 }
 
-reasons contains sprintf("supply chain: %s/%s@%s: %s", [v.system, v.package, v.version, v.message]) if {
+reasons contains sprintf("supply chain: %s/%s@%s: %s", [v.system, v["package"], v.version, v.message]) if {
 	some v in supply_chain.violations
 }
 

@@ -19,6 +19,7 @@ default settings := {}
 settings := data.supply_chain
 
 allowed_licenses := {l | some l in settings.allowed_licenses} if settings.allowed_licenses
+
 else := default_allowed_licenses
 
 require_provenance := {p | some p in object.get(settings, "require_provenance", [])}

@@ -110,10 +110,12 @@ describe('regolith deps-check', () => {
     }
   }, 60_000);
 
-  it('the shipped policies pass their own tests', () => {
+  it('the shipped policies pass their own tests, and are formatted', () => {
     const r = regolith(['test', join(ROOT, 'policies')]);
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/PASS: \d+\/\d+/);
+    const fmt = regolith(['fmt', '-l', join(ROOT, 'policies')]);
+    expect(fmt.stdout + fmt.stderr).toBe('');
   });
 });
 

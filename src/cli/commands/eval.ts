@@ -19,6 +19,7 @@ interface EvalFlags {
   bundle: string[];
   input?: string;
   stdinInput?: boolean;
+  inputFormat?: string;
   stdin?: boolean;
   format: string;
   fail?: boolean;
@@ -45,27 +46,50 @@ function readStdin(): string {
   }
 }
 
-/** An input document from JSON or YAML text (numbers kept exact for JSON). */
-export function parseInputText(text: string, source: string): Value {
-  try {
-    return parseDataJSON(text, source);
-  } catch {
+const INPUT_FORMATS = ['json', 'yaml', 'tombstone'];
+
+/** An input document from JSON or YAML text (numbers kept exact for JSON); `format` forces one. */
+export function parseInputText(text: string, source: string, format?: string): Value {
+  const failed = (e: unknown) => new LoadError(`unable to parse input from ${source}: ${(e as Error).message.split('\n')[0]}`);
+  if (format !== 'yaml') {
     try {
-      return (yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? null) as Value;
+      return parseDataJSON(text, source);
     } catch (e) {
-      throw new LoadError(`unable to parse input from ${source}: ${(e as Error).message.split('\n')[0]}`);
+      if (format === 'json') throw failed(e);
     }
+  }
+  try {
+    return (yaml.load(text, { schema: yaml.CORE_SCHEMA }) ?? null) as Value;
+  } catch (e) {
+    throw failed(e);
   }
 }
 
-function readInputFile(path: string): Value {
+function readInputFile(path: string, format?: string): Value {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
   } catch {
     throw new LoadError(`open ${path}: no such file or directory`);
   }
-  return parseInputText(text, path);
+  return parseInputText(text, path, format);
+}
+
+/** A native crash report (Tombstone protobuf) as the input document; the decoder loads only here. */
+async function readTombstoneInput(path: string | undefined): Promise<Value> {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(path ?? 0);
+  } catch {
+    throw new LoadError(path === undefined ? 'reading stdin: failed' : `open ${path}: no such file or directory`);
+  }
+  const { decodeTombstone, TombstoneError } = await import('../../plugins/adapters/crash/decode.js');
+  try {
+    return decodeTombstone(buf) as Value;
+  } catch (e) {
+    if (e instanceof TombstoneError) throw new LoadError(`unable to parse input from ${path ?? 'stdin'}: ${e.message}`);
+    throw e;
+  }
 }
 
 function checkFlags(f: EvalFlags): { format: EvalFormat; timeoutMs: number; prettyLimit: number } {
@@ -79,6 +103,9 @@ function checkFlags(f: EvalFlags): { format: EvalFormat; timeoutMs: number; pret
   if (f.fail && f.failDefined) throw new CLIError('specify --fail or --fail-defined but not both');
   if (f.input && f.stdinInput) throw new CLIError('specify --input or --stdin-input but not both');
   if (f.stdin && f.stdinInput) throw new CLIError('specify --stdin or --stdin-input but not both');
+  if (f.inputFormat !== undefined && !INPUT_FORMATS.includes(f.inputFormat)) {
+    throw new CLIError(`invalid argument "${f.inputFormat}" for "--input-format" flag: must be one of {${INPUT_FORMATS.join(', ')}}`);
+  }
   const timeoutMs = parseDuration(f.timeout);
   if (timeoutMs === undefined) throw new CLIError(`invalid argument "${f.timeout}" for "--timeout" flag: time: invalid duration "${f.timeout}"`);
   const prettyLimit = Number(f.prettyLimit);
@@ -102,7 +129,9 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
     const t0 = process.hrtime.bigint();
     const loaded = await loadPaths({ paths: f.data, bundles: f.bundle, ignore: f.ignore, regoVersion });
     if (metrics) metrics.timer_rego_load_files_ns = Number(process.hrtime.bigint() - t0);
-    const input = f.input ? readInputFile(f.input) : f.stdinInput ? parseInputText(readStdin(), 'stdin') : undefined;
+    const input =
+      f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? await readTombstoneInput(f.input)
+      : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
     if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);

@@ -15,6 +15,7 @@ export function registerEval(program: Command): Command {
     .option('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [])
     .option('-i, --input <file>', 'set input file path (JSON or YAML)')
     .option('-I, --stdin-input', 'read input document from stdin')
+    .option('--input-format <format>', 'set the input document\'s format (json, yaml, tombstone: a native crash report protobuf); default: JSON or YAML by its contents')
     .option('--stdin', 'read query from stdin')
     .option('-f, --format <format>', `set output format (${EVAL_FORMATS.join(', ')})`, 'json')
     .option('--fail', 'exits with non-zero exit code on undefined/empty result and errors')
@@ -37,6 +38,7 @@ export function registerEval(program: Command): Command {
         "echo '{\"user\":\"alice\"}' | regolith eval -I -d policies/ --fail 'data.authz.allow'",
         "regolith eval --format pretty 'x := [1, 2, 3][_]'",
         "regolith eval -d filters.rego -i user.json --partial --unknowns input.rows 'data.filters.allow == true'",
+        "regolith eval -d policies/crash-triage --input-format tombstone -i crash.pb 'data.regolith.crash_triage.decision'",
       ]),
     )
     .action(lazyAction(() => import('../commands/eval.js').then((m) => m.evalAction)));

@@ -14,6 +14,7 @@ import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
 import { registerRun } from './run.js';
 import { registerTest } from './test.js';
+import { registerUpgradeCheck, registerUpgradePlan } from './upgrade.js';
 import { registerVersion } from './version.js';
 
 export type RegisterCommand = (program: Command) => Command;
@@ -30,5 +31,7 @@ export const commands: RegisterCommand[] = [
   registerParse,
   registerRun,
   registerTest,
+  registerUpgradeCheck,
+  registerUpgradePlan,
   registerVersion,
 ];

@@ -7,6 +7,7 @@
 // notifications through notify(), and close them on stop.
 
 import { createHash, randomUUID } from 'node:crypto';
+import { setMaxListeners } from 'node:events';
 import { parseJSON, type Value } from '../../value/index.js';
 import type { Bundle } from '../../bundle/index.js';
 import type { BundleActivator } from '../bundle/activate.js';
@@ -71,6 +72,8 @@ export class DataAdapterPlugin implements Plugin {
     this.name = adapterBundleName(o.config.name);
     this.status_ = newBundleStatus(o.config.name);
     this.log = o.logger ?? SILENT_LOGGER;
+    // every request in flight and every sleep listens to this one signal (reads run 8 at a time)
+    setMaxListeners(64, this.abort.signal);
     this.http = new AdapterHttp(o.client, o.timing, o.config.retry, this.abort.signal);
   }
 

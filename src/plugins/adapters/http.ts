@@ -34,7 +34,8 @@ export interface JSONRequest {
   method?: 'GET' | 'POST' | 'DELETE' | 'PUT';
   /** Path under the service URL, already encoded. */
   path: string;
-  query?: Record<string, string | number | boolean | undefined>;
+  /** Query parameters; a list repeats the parameter (eventTypes=a&eventTypes=b). */
+  query?: Record<string, string | number | boolean | undefined | (string | number)[]>;
   body?: JSONValue;
   headers?: Record<string, string>;
   /** Send the service's bearer token in this header instead of Authorization. */
@@ -84,12 +85,20 @@ function cacheControl(v: string | undefined): { maxAge?: number; noStore: boolea
   return out;
 }
 
-function queryString(q: JSONRequest['query']): string {
-  if (!q) return '';
+/** The query appended to `path` (which may carry a query of its own). */
+function withQuery(path: string, q: JSONRequest['query']): string {
+  if (!q) return path;
   const parts: string[] = [];
-  for (const [k, v] of Object.entries(q)) if (v !== undefined) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`);
-  return parts.length ? '?' + parts.join('&') : '';
+  for (const [k, v] of Object.entries(q)) {
+    if (v === undefined) continue;
+    for (const x of Array.isArray(v) ? v : [v]) parts.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(x))}`);
+  }
+  if (!parts.length) return path;
+  return path + (path.includes('?') ? '&' : '?') + parts.join('&');
 }
+
+/** Responses kept at most (the oldest goes first): page tokens and time windows make new paths all the time. */
+const CACHE_ENTRIES = 256;
 
 /** A short description of an error body (the API's `message` when it has one). */
 function describeBody(json: JSONValue | undefined, text: string): string {
@@ -116,7 +125,7 @@ export class AdapterHttp {
   /** A JSON request; retried on throttling, server errors and network failures. */
   async json(r: JSONRequest): Promise<JSONResponse> {
     const method = r.method ?? 'GET';
-    const path = r.path + queryString(r.query);
+    const path = withQuery(r.path, r.query);
     const what = `${method} ${this.client.url(path)}`;
     const cached = method === 'GET' ? this.cache.get(path) : undefined;
     if (cached && cached.freshUntil > Date.now()) {
@@ -195,11 +204,14 @@ export class AdapterHttp {
   private remember(path: string, h: JSONResponse['headers'], res: JSONResponse): void {
     const cc = cacheControl(typeof h['cache-control'] === 'string' ? h['cache-control'] : undefined);
     const etag = typeof h['etag'] === 'string' ? h['etag'] : undefined;
-    if (cc.noStore || (cc.maxAge === undefined && !etag)) {
+    // kept only when it can serve: fresh for a while, or revalidated by its ETag
+    if (cc.noStore || (!etag && !cc.maxAge)) {
       this.cache.delete(path);
       return;
     }
+    this.cache.delete(path); // re-inserted last: the map's order is the age order
     this.cache.set(path, { etag, freshUntil: Date.now() + (cc.maxAge ?? 0) * this.timing.msPerSecond, res });
+    if (this.cache.size > CACHE_ENTRIES) this.cache.delete(this.cache.keys().next().value!);
   }
 
   /**

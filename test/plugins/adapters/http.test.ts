@@ -150,3 +150,32 @@ describe('AdapterHttp', () => {
     await expect(http.pages(async (t) => loop[t ?? '']!)).rejects.toThrow(/page token "a" came back twice/);
   });
 });
+
+describe('AdapterHttp queries and cache size', () => {
+  it('repeats list parameters and extends a path that has a query already', async () => {
+    const http = await client(json(200, {}));
+    await http.json({ path: '/e?singleEvents=true', query: { eventTypes: ['default', 'outOfOffice'], maxResults: 5, none: undefined } });
+    expect(server!.requests[0]!.url).toBe('/e?singleEvents=true&eventTypes=default&eventTypes=outOfOffice&maxResults=5');
+  });
+
+  it('keeps at most 256 responses, dropping the oldest', async () => {
+    const http = await client((req, res) => json(200, { url: req.url }, { 'cache-control': 'max-age=3600' })(req, res));
+    for (let i = 0; i < 300; i++) await http.json({ path: `/p${i}` });
+    expect(server!.requests).toHaveLength(300);
+    await http.json({ path: '/p299' }); // recent: kept
+    await http.json({ path: '/p0' }); // oldest: dropped, asked again
+    expect(server!.requests).toHaveLength(301);
+    expect(server!.requests[300]!.url).toBe('/p0');
+  });
+});
+
+describe('AdapterHttp keeps only what can serve', () => {
+  it('does not keep max-age=0 answers without an ETag', async () => {
+    const http = await client(json(200, { ok: 1 }, { 'cache-control': 'private, max-age=0, must-revalidate' }));
+    await http.json({ path: '/changes?pageToken=1' });
+    await http.json({ path: '/changes?pageToken=1' });
+    expect(server!.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined]);
+    expect(http.stats.cacheHits).toBe(0);
+    expect((http as unknown as { cache: Map<string, unknown> }).cache.size).toBe(0);
+  });
+});

@@ -1,0 +1,110 @@
+// `npm run demo:workspace`: the seed-002 adapters of README's "Data adapters" section, end
+// to end on this machine. It starts the test suite's stand-ins for the directory, file
+// storage, calendar and deployment manager APIs (loopback, sample data below), runs
+// `regolith run --server` with examples/adapters/workspace.yaml unchanged (each service's
+// URL pointed at its stand-in with --set), and shows the shipped policies deciding over the
+// synced data, a crash report POSTed as protobuf, and `regolith upgrade-check`.
+//
+// Ports: DEMO_PORT (8181); the stand-ins take free ports.
+
+import { spawn } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fullBuffer } from '../../test/plugins/adapters/crash/fixtures.js';
+import { entry, event } from '../../test/plugins/adapters/stand-ins/calendar.js';
+import { addDeployment, deploymentsStandIn } from '../../test/plugins/adapters/stand-ins/deployments.js';
+import { directoryStandIn, group, member, orgUnit, user } from '../../test/plugins/adapters/stand-ins/directory.js';
+import { calendarStandIn } from '../../test/plugins/adapters/stand-ins/calendar.js';
+import { driveStandIn, file, permission } from '../../test/plugins/adapters/stand-ins/drive.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const BIN = join(ROOT, 'dist/cli/main.js');
+const HOUR = 3_600_000;
+
+async function standIns() {
+  const directory = await directoryStandIn('dir-demo-token');
+  directory.orgUnits.push(orgUnit('/Engineering'), orgUnit('/Engineering/Platform'), orgUnit('/Sales'));
+  directory.users.push(
+    user('alice@example.com', '/Engineering/Platform'),
+    user('bob@example.com', '/Engineering', { suspended: true }),
+    user('carol@example.com', '/Sales'),
+  );
+  directory.groups.push(group('eng@example.com'), group('platform@example.com'));
+  directory.members.set('eng@example.com', [member('platform@example.com', 'GROUP'), member('bob@example.com')]);
+  directory.members.set('platform@example.com', [member('alice@example.com')]);
+
+  const drive = await driveStandIn('drive-demo-token');
+  drive.putFile(file('roadmap', { title: 'Roadmap 2027' }), [permission('user', 'owner', 'alice@example.com'), permission('anyone', 'writer')]);
+  drive.putFile(file('handbook', { title: 'Handbook' }), [permission('user', 'owner', 'carol@example.com'), permission('anyone', 'reader', undefined, { withLink: true })]);
+  drive.putFile(file('pricing', { title: 'Pricing' }), [permission('user', 'owner', 'carol@example.com'), permission('user', 'writer', 'partner@vendor.example')]);
+
+  const calendar = await calendarStandIn('cal-demo-token');
+  const now = Date.now();
+  calendar.calendars.set('alice@example.com', {
+    entry: entry('alice@example.com', 'owner', { primary: true }),
+    acl: [],
+    events: [event('ooo-1', 'outOfOffice', new Date(now - HOUR).toISOString(), new Date(now + 3 * HOUR).toISOString(), 'alice@example.com', { summary: 'Dentist' })],
+  });
+  calendar.calendars.set('bob@example.com', { entry: entry('bob@example.com', 'reader'), acl: [], events: [] });
+
+  const deployments = await deploymentsStandIn('dm-demo-token');
+  const vm = (name: string) => ({ name, type: 'compute.v1.instance' });
+  addDeployment(deployments, 'acme-prod', 'web', { labels: { owner: 'alice' }, resources: [vm('web-1'), vm('web-2')], bindings: [{ role: 'roles/owner', members: ['user:alice@example.com'] }] });
+  addDeployment(deployments, 'acme-prod', 'api', { labels: { owner: 'bob' }, resources: [vm('api-1')], bindings: [{ role: 'roles/owner', members: ['user:bob@example.com'] }] });
+  return { directory, drive, calendar, deployments };
+}
+
+const show = (title: string, v: unknown): void => console.log(`\n## ${title}\n${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}`);
+
+function run(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((done) => {
+    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
+    let out = '';
+    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    p.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    p.on('close', (code) => done({ code, out }));
+  });
+}
+
+async function main(): Promise<void> {
+  const apis = await standIns();
+  const addr = `127.0.0.1:${process.env['DEMO_PORT'] ?? 8181}`;
+  const url = `http://${addr}`;
+  const set = [`admin=${apis.directory.url}`, `gdrive=${apis.drive.url}`, `gcal=${apis.calendar.url}`, `gcp=${apis.deployments.url}`].flatMap((kv) => ['--set', `services.${kv.split('=')[0]}.url=${kv.split('=')[1]}`]);
+  const policies = ['policies/directory-access', 'policies/drive-sharing', 'policies/deployments', 'policies/crash-triage'];
+  const args = ['run', '--server', '--addr', addr, '-c', 'examples/adapters/workspace.yaml', ...set, '--ignore', '*_test.rego', ...policies, 'examples/adapters/workspace-settings.json'];
+  console.log(`$ regolith ${args.join(' ')}`);
+  const server = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  server.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const post = async (path: string, body: unknown) => (await (await fetch(url + path, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: unknown };
+  let failed = false;
+  try {
+    for (let i = 0; ; i++) {
+      const ok = await fetch(`${url}/health?bundles&plugins`).then((r) => r.status === 200, () => false);
+      if (ok) break;
+      if (i > 200) throw new Error('the server did not become healthy in 20 s');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const access = async (u: string) => (await post('/v1/data/regolith/directory/access/decision', { input: { user: u } })).result;
+    show('directory: may alice (Engineering/Platform, in eng through platform) and bob (suspended) in?', { alice: await access('alice@example.com'), bob: await access('bob@example.com') });
+    show('drive: files shared outside example.com with write access', (await post('/v1/data/regolith/drive_sharing/violations', {})).result);
+    const change = { project: 'acme-prod', deployment: 'web', principal: 'user:bob@example.com', resources: [{ name: 'web-3', type: 'compute.v1.instance', action: 'create' }] };
+    show('deployments: may bob add web-3 to web? (its IAM policy names alice only)', (await post('/v1/data/regolith/deployments/iam_scope/decision', { input: change })).result);
+    show('deployments: may web (owner alice, out of office now) deploy now?', (await post('/v1/data/regolith/deployments/change_window/decision', { input: { project: 'acme-prod', deployment: 'web', time: new Date().toISOString() } })).result);
+    const crash = await fetch(`${url}/v1/events/crashes`, { method: 'POST', headers: { authorization: 'Bearer crash-demo-token', 'content-type': 'application/x-protobuf' }, body: Buffer.from(fullBuffer()) });
+    show(`crash report (protobuf) -> ${crash.status}`, await crash.json());
+    const up = await run(['upgrade-check', '--cluster', 'test/cli/fixtures/upgrade/facts.yaml', '--organization', 'test/cli/fixtures/upgrade/org.json', 'test/cli/fixtures/upgrade/overrides-broken.yaml']);
+    show(`$ regolith upgrade-check --cluster facts.yaml --organization org.json overrides-broken.yaml  (exit ${up.code})`, up.out);
+    failed = crash.status !== 200 || up.code !== 1;
+  } catch (e) {
+    console.error(`demo failed: ${(e as Error).message}\n${stderr}`);
+    failed = true;
+  } finally {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('close', r));
+    for (const a of Object.values(apis)) await a.close();
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+void main();
