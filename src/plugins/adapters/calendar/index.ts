@@ -18,6 +18,7 @@ import { fail, type Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue, PushChannel } from '../types.js';
 import { aclRules, calendarList, EVENT_TYPES, events, freeBusy, isNoAccess, isObj, settings as userSettings, stopChannel, watch, type EventType, type Obj, type Watched, type Window } from './client.js';
+import { pool } from '../pool.js';
 
 export interface CalendarSettings {
   /** Calendar ids; undefined: every entry of the calendar list. */
@@ -39,22 +40,6 @@ const DAY_MS = 86_400_000;
 /** Calendars read at the same time. */
 const CONCURRENCY = 4;
 
-/** Runs `fn` over `xs` with at most `n` at a time; after a failure no new item starts. */
-async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && i < xs.length) {
-      try {
-        await fn(xs[i++]!);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, xs.length) }, worker));
-}
 
 /** The read window around `now`, on UTC day boundaries. */
 export function windowOf(now: number, s: Pick<CalendarSettings, 'days_ahead' | 'days_behind'>): Window {

@@ -17,6 +17,7 @@ import { fail, type Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue } from '../types.js';
 import { deployments, iamPolicy, isNoAccess, manifest, manifestName, manifests, MAX_PAGE, operations, resources, typeProviders, types, type Obj } from './client.js';
+import { pool } from '../pool.js';
 
 export type ManifestMode = 'latest' | 'all' | 'none';
 
@@ -35,22 +36,6 @@ export interface DeploymentSettings {
 /** Deployments read at the same time. */
 const CONCURRENCY = 4;
 
-/** Runs `fn` over `xs` with at most `n` at a time; after a failure no new item starts. */
-async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  let failed = false;
-  const worker = async (): Promise<void> => {
-    while (!failed && i < xs.length) {
-      try {
-        await fn(xs[i++]!);
-      } catch (e) {
-        failed = true;
-        throw e;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(n, xs.length) }, worker));
-}
 
 const str = (v: JSONValue | undefined): string => (typeof v === 'string' ? v : '');
 const byName = (a: Obj, b: Obj): number => (str(a['name']) < str(b['name']) ? -1 : str(a['name']) > str(b['name']) ? 1 : 0);

@@ -38,6 +38,7 @@ import type { AdapterType, DataSource, JSONValue, PushChannel, WatchContext } fr
 import type { PluginLogger } from '../../plugin.js';
 import * as api from './client.js';
 import { CHANNELS_STOP, isObj, MAX_PAGE, WATCH_EVENTS, type Scope, type WatchEvent } from './client.js';
+import { pool } from '../pool.js';
 
 export const RESOURCES = ['users', 'groups', 'members', 'org_units', 'roles', 'role_assignments', 'privileges', 'domains', 'domain_aliases', 'chromeos_devices', 'mobile_devices'] as const;
 export type Resource = (typeof RESOURCES)[number];
@@ -67,15 +68,6 @@ function keyed(items: JSONValue[], field: string, lower = false): Obj {
     if (k !== undefined) out[lower ? lc(k) : k] = x;
   }
   return out;
-}
-
-/** Runs `fn` over `xs` with at most `n` at a time. */
-async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  const worker = async (): Promise<void> => {
-    while (i < xs.length) await fn(xs[i++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, xs.length) }, worker));
 }
 
 function addAliases(out: Obj, items: Obj, primary: string): void {

@@ -47,6 +47,7 @@ import {
   watchChanges,
   type Feed,
 } from './client.js';
+import { pool } from '../pool.js';
 
 export interface DriveSettings {
   /** allDrives: the user's files and every shared drive; user: the user's files only; drive: drive_ids. */
@@ -89,14 +90,6 @@ function scopeOf(s: DriveSettings): Obj {
   return { corpora: s.corpora, drive_ids: [...s.drive_ids].sort(), query: s.query ?? null, revisions: s.revisions };
 }
 
-/** Runs `fn` over `xs` with at most `n` at a time. */
-async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  const worker = async (): Promise<void> => {
-    while (i < xs.length) await fn(xs[i++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, xs.length) }, worker));
-}
 
 const CONCURRENCY = 8;
 

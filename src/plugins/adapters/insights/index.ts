@@ -8,6 +8,7 @@ import type { AdapterType, DataSource, JSONValue } from '../types.js';
 import { HAS_REQUIREMENTS, purlBatch, requirements, versionBatch } from './client.js';
 import { buildDocument, keyOf, type InsightsDocument } from './document.js';
 import { readPackageListFile, type System, type VersionKey } from './packages/index.js';
+import { pool } from '../pool.js';
 
 export interface InsightsSettings {
   lockfiles: string[];
@@ -34,14 +35,6 @@ function dedupe(keys: VersionKey[]): VersionKey[] {
   return [...seen.values()];
 }
 
-/** Runs `fn` over `xs` with at most `n` at a time. */
-async function pool<T>(xs: T[], n: number, fn: (x: T) => Promise<void>): Promise<void> {
-  let i = 0;
-  const worker = async (): Promise<void> => {
-    while (i < xs.length) await fn(xs[i++]!);
-  };
-  await Promise.all(Array.from({ length: Math.min(n, xs.length) }, worker));
-}
 
 /** Reads what the settings name, from the API, into the adapter's document. */
 export async function readInsights(http: AdapterHttp, s: InsightsSettings, progress?: (done: number, total: number) => void): Promise<InsightsDocument> {
