@@ -13,6 +13,7 @@
 //   disturb much less than req/s. BENCH_ONLY=regolith skips the ceilings (quick iterations).
 //
 //   npm run bench:http        or        npx tsx bench/http.ts [seconds per run, default 10]
+//   npm run bench:http -- --workers 1,2 [seconds]   regolith run --workers N side by side (bench/workers.ts)
 
 import autocannon, { type Result } from 'autocannon';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
@@ -24,7 +25,9 @@ import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
 import { machine, table } from './lib/stats.js';
 
-const DURATION = Number(process.argv[2] ?? 10);
+// `-- --workers 1,2` runs bench/workers.ts instead: `regolith run --workers N` side by side
+const WORKERS = process.argv.indexOf('--workers');
+const DURATION = Number(process.argv.filter((a, i) => !a.startsWith('--') && i > 1 && i !== WORKERS + 1)[0] ?? 10);
 const CONNECTIONS = 10;
 const RATIO_TARGET = 0.85;
 const P99_TARGET_MS = 5;
@@ -234,7 +237,10 @@ function report(ceiling: Run | undefined, bodyCeiling: Run | undefined, max: Run
   console.log(`p99 at half rate: ${half.r.latency.p99} ms  target < ${P99_TARGET_MS} ms: ${half.r.latency.p99 < P99_TARGET_MS ? 'met' : 'MISSED'}`);
 }
 
-main().catch((e: unknown) => {
+(WORKERS > 0
+  ? import('./workers.js').then((m) => m.workersBench(process.argv[WORKERS + 1]!.split(',').map(Number), DURATION))
+  : main()
+).catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });

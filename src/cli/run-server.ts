@@ -2,7 +2,10 @@
 // document store, start the HTTP server(s) over a RegolithEngine, reload on file changes
 // with --watch, and shut down cleanly on SIGINT/SIGTERM (requests in flight finish).
 
+import cluster from 'node:cluster';
+import { Registry } from 'prom-client';
 import { watch, type FSWatcher } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
 import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
@@ -17,6 +20,8 @@ import { prettyErrorText } from './eval-output.js';
 import { createRunLogger } from './run-logger.js';
 import { startPlugins, type RunningPlugins } from './run-plugins.js';
 import { installOwned, NOTHING_OWNED } from './run-install.js';
+
+type Owned = Awaited<ReturnType<typeof installOwned>>;
 
 export interface RunServerOptions {
   paths: string[];
@@ -38,6 +43,8 @@ export interface RunServerOptions {
   /** --diagnostic-addr: /health and /metrics only, outside the access policy. */
   diagnosticAddrs?: string[];
   unixSocketPerm?: string;
+  /** --workers: worker processes serving the address (default: server.workers, else 1). */
+  workers?: number | 'auto';
 }
 
 interface LoadedPolicies {
@@ -80,10 +87,36 @@ function watchPaths(paths: string[], onChange: () => void): FSWatcher[] {
   return paths.map((p) => watch(p.replace(/^[^:/]+:(?=.)/, ''), { recursive: true }, fire));
 }
 
+/** --watch: reload the paths on change; only what they own is replaced (bundles and API data stay). */
+function watchReload(o: RunServerOptions, store: Store, owned: () => Owned, setOwned: (x: Owned) => void, logger: Logger): FSWatcher[] {
+  return watchPaths(o.paths, () => {
+    load(o)
+      .then(async (next) => {
+        setOwned(await installOwned(store, next.loaded, next.parsed, owned()));
+        logger.info({ paths: o.paths }, 'Reloaded policies and data.');
+      })
+      .catch((e: unknown) => {
+        const msg = e instanceof CommandErrors || e instanceof Error ? loadErrorText(e) : String(e);
+        logger.error({ err: msg }, 'Reload failed; keeping the previous policies and data.');
+      });
+  });
+}
+
+/** How many worker processes: 1 serves in this process; 'auto' is one per core. */
+function workerCount(w: number | 'auto' | undefined): number {
+  if (w === 'auto') return availableParallelism();
+  return w ?? 1;
+}
+
 /** Runs the server until a signal; resolves with the exit code. */
 export async function runServer(o: RunServerOptions): Promise<number> {
   const config = readConfig(o);
   const logger: Logger = createRunLogger(o.logLevel, o.logFormat);
+  const workers = workerCount(o.workers ?? config.workers);
+  if (cluster.isWorker && process.env['REGOLITH_WORKER']) {
+    const { runWorker } = await import('./workers/worker.js');
+    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm });
+  }
   let loaded: LoadedPolicies;
   try {
     loaded = await load(o);
@@ -98,6 +131,13 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   const servers: RunningServer[] = [];
   try {
     plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
+    if (workers > 1) {
+      const { runPrimary } = await import('./workers/primary.js');
+      const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
+      const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry() }, workers, o.shutdownGraceMs);
+      for (const w of watchers) w.close();
+      return code;
+    }
     for (const addr of o.addrs) {
       servers.push(
         await startServer({
@@ -130,20 +170,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     throw e;
   }
 
-  const watchers = o.watch
-    ? watchPaths(o.paths, () => {
-        load(o)
-          .then(async (next) => {
-            // Only what the watched paths own is replaced: bundle plugin and API data stay.
-            owned = await installOwned(store, next.loaded, next.parsed, owned);
-            logger.info({ paths: o.paths }, 'Reloaded policies and data.');
-          })
-          .catch((e: unknown) => {
-            const msg = e instanceof CommandErrors || e instanceof Error ? loadErrorText(e) : String(e);
-            logger.error({ err: msg }, 'Reload failed; keeping the previous policies and data.');
-          });
-      })
-    : [];
+  const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
 
   return new Promise<number>((resolve) => {
     let stopping = false;

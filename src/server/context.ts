@@ -6,6 +6,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { AccessOptions } from './access/gate.js';
+import type { ClusterHooks } from './cluster.js';
 import type { Registry } from 'prom-client';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
@@ -59,6 +60,8 @@ export interface ServerOptions {
   diagnostic?: boolean;
   /** Event adapters (POST /v1/events/<name>), when the configuration has any. */
   events?: EventHandlers;
+  /** In a worker process of `--workers`: what the primary answers, and the switch hold. */
+  cluster?: ClusterHooks;
 }
 
 /** What the server needs of the event adapters. */

@@ -8,6 +8,7 @@ import type { CreatedApp } from './app.js';
 import { RequestObserver } from './observe.js';
 import { fastDecision } from './fast-decision.js';
 import { createGate } from './access/gate.js';
+import { forwardRequest } from './cluster.js';
 
 type NodeEnv = { incoming: IncomingMessage; outgoing: ServerResponse };
 
@@ -17,6 +18,12 @@ export interface Listeners {
   /** Wraps @hono/node-server's request listener with the fast path. */
   wrap: (hono: RequestListener) => RequestListener;
 }
+
+/** The path of a request URL; the URL itself when it has no query (no copy on the decision path). */
+const pathOf = (url: string): string => {
+  const q = url.indexOf('?');
+  return q < 0 ? url : url.slice(0, q);
+};
 
 export function createListeners(created: CreatedApp, logger?: Logger): Listeners {
   const obs = new RequestObserver(created.durations, logger);
@@ -49,12 +56,25 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
   // the diagnostic listener serves health and metrics only, to probes, without the policy
   const diagnostic = !!created.ctx.opts.diagnostic;
   const gate = diagnostic ? undefined : createGate(created.ctx, created.ctx.opts.access ?? {});
+  const cluster = created.ctx.opts.cluster;
+  const maxBody = created.ctx.limits.maxLength;
   const wrap = (hono: RequestListener): RequestListener => {
     const serve = (inc: IncomingMessage, res: ServerResponse) => {
+      if (cluster?.owns(inc.method ?? 'GET', pathOf(inc.url ?? '/'))) {
+        const start = obs.begin(inc);
+        return void forwardRequest(cluster, inc, res, maxBody).then((status) => obs.end(inc, start, status, 'forwarded'));
+      }
       if (diagnostic || !fast(inc, res)) void hono(inc, res);
     };
     // the authorization gate comes before every route, the fast path included
-    return gate ? (inc, res) => gate(inc, res, () => serve(inc, res)) : serve;
+    const entry: RequestListener = gate ? (inc, res) => gate(inc, res, () => serve(inc, res)) : serve;
+    if (!cluster) return entry;
+    // while the workers switch to a new state together, new requests wait (see src/cli/workers)
+    return (inc, res) => {
+      const held = cluster.hold();
+      if (held) void held.then(() => entry(inc, res));
+      else entry(inc, res);
+    };
   };
   return { fetch, wrap };
 }

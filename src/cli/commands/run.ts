@@ -31,6 +31,7 @@ interface RunFlags extends VerificationFlags {
   minTlsVersion: string;
   tlsCipherSuites: string[];
   tlsCertRefreshPeriod: string;
+  workers?: string;
 }
 
 function durationMs(text: string, flag: string): number {
@@ -66,6 +67,12 @@ export const runAction = async (paths: string[], f: RunFlags) => {
       }
     : undefined;
   if (!/^[0-7]{3,4}$/.test(f.unixSocketPerm)) throw new CLIError(`invalid argument "${f.unixSocketPerm}" for "--unix-socket-perm" flag: an octal mode such as 755`);
+  let workers: number | 'auto' | undefined;
+  if (f.workers !== undefined) {
+    if (f.workers === 'auto') workers = 'auto';
+    else if (/^\d+$/.test(f.workers) && Number(f.workers) >= 1 && Number(f.workers) <= 256) workers = Number(f.workers);
+    else throw new CLIError(`invalid argument "${f.workers}" for "--workers" flag: a number from 1 to 256, or auto (one per core)`);
+  }
   const verification = f.skipVerify ? undefined : verificationConfig(f);
   if (verification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
   process.exitCode = await runServer({
@@ -86,5 +93,6 @@ export const runAction = async (paths: string[], f: RunFlags) => {
     diagnosticAddrs: f.diagnosticAddr,
     unixSocketPerm: f.unixSocketPerm,
     access: { authentication: f.authentication as 'off' | 'token' | 'tls', authorization: f.authorization as 'off' | 'basic' },
+    workers,
   });
 };

@@ -23,6 +23,7 @@ export function registerRun(program: Command): Command {
     .option('-w, --watch', 'watch command line files for changes')
     .option('--ignore <pattern>', 'set file and directory names to ignore during loading', collectList, [])
     .option('--shutdown-grace-period <seconds>', 'set the time (in seconds) that the server will wait to gracefully shut down', '10')
+    .option('--workers <n>', 'serve the address from n worker processes (auto: one per core); bundles, plugins and writes stay in one primary process (server.workers in the configuration)')
     .option('--v0-compatible', 'opt-in to OPA features and behaviors prior to the OPA v1.0 release')
     .option('--v1-compatible', 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)')
     .option('--skip-verify', 'disables bundle signature verification')

@@ -110,6 +110,8 @@ export interface Config {
   /** Data and event adapters (src/plugins/adapters), validated by their types. */
   adapters: Record<string, AdapterConfig>;
   plugins: Record<string, unknown>;
+  /** server.workers: worker processes of `regolith run --server` ('auto': one per core). */
+  workers?: number | 'auto';
   /** The document as written (after ${ENV} and --set), for /v1/config and the server. */
   raw: Record<string, unknown>;
 }

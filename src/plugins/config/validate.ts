@@ -211,8 +211,16 @@ function status(v: unknown, svcs: Record<string, ServiceConfig>): StatusConfig |
   return out;
 }
 
-function server(v: unknown): void {
+/** The server section; returns server.workers (a count, or 'auto' for one per core). */
+function server(v: unknown): number | 'auto' | undefined {
   const s = Section.of('server', v);
+  let workers: number | 'auto' | undefined;
+  const w = s.raw('workers');
+  if (w === 'auto') workers = 'auto';
+  else if (w !== undefined) {
+    if (typeof w !== 'number' || !Number.isInteger(w) || w < 1 || w > 256) fail('server.workers', 'must be a whole number from 1 to 256, or "auto" (one per core)');
+    workers = w;
+  }
   const enc = s.sub('encoding');
   const gz = enc.sub('gzip');
   const min = gz.int('min_length');
@@ -229,6 +237,7 @@ function server(v: unknown): void {
   dec.done();
   s.raw('metrics');
   s.done();
+  return workers;
 }
 
 /** Validates the raw document; throws ConfigError naming the first bad key. */
@@ -255,7 +264,7 @@ export function validateConfig(raw: Record<string, unknown>): Config {
     })(),
     raw,
   };
-  server(top.raw('server'));
+  cfg.workers = server(top.raw('server'));
   if (top.has('discovery')) fail('discovery', 'discovery is not supported');
   if (top.has('bundle')) fail('bundle', 'the legacy "bundle" section is not supported; use "bundles"');
   // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's

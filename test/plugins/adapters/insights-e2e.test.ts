@@ -91,8 +91,10 @@ describe('package insights adapter', () => {
     expect(doc.purls).toEqual({ 'pkg:maven/org.apache.commons/commons-lang3@3.14.0': 'MAVEN/org.apache.commons:commons-lang3@3.14.0' });
     expect(doc.requirements['NPM/left-pad@1.3.0'].npm.dependencies.devDependencies).toEqual([{ name: 'tape', requirement: '*' }]);
     // paging: the stand-in refuses a continuation whose request differs, so 4 answered pages prove it
-    const versionPages = api.batches.filter((b) => b.path === '/v3alpha/versionbatch');
-    expect(versionPages.map((b) => b.pageToken === undefined)).toEqual([true, false, false, false]);
+    // (the first read's pages: polling may have begun the next read meanwhile)
+    const versionPages = api.batches.filter((b) => b.path === '/v3alpha/versionbatch').slice(0, 5);
+    expect(versionPages.map((b) => b.pageToken === undefined)).toEqual([true, false, false, false, true].slice(0, versionPages.length));
+    expect(versionPages.length).toBeGreaterThanOrEqual(4);
 
     // decisions over the data: the shipped policy finds each problem
     const v = (await s.get('/v1/data/regolith/supply_chain/violations')).body.result as { package: string; rule: string }[];

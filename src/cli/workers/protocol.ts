@@ -1,0 +1,50 @@
+// The messages between the primary and its workers (Node cluster IPC with the `advanced`
+// serialization, so Buffers pass as they are). Rego values never cross as objects — sets
+// and big numbers would not survive a structured clone — but as JSON text.
+
+import type { DecisionEvent } from '../../engine/index.js';
+import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
+import type { PluginStatus } from '../../server/index.js';
+import { parseJSON, toJSONText, type Value } from '../../value/index.js';
+import type { Delta, FullState } from './replication.js';
+
+export type ToWorker =
+  | { t: 'state'; seq: number; state: FullState }
+  | { t: 'freeze'; seq: number }
+  | { t: 'apply'; seq: number; delta: Delta }
+  | { t: 'plugins'; states: Record<string, PluginStatus | undefined> }
+  | { t: 'answer'; id: number; res?: ForwardedResponse; error?: string }
+  | { t: 'metrics-req'; id: number };
+
+export type ToPrimary =
+  | { t: 'hello' }
+  | { t: 'ready'; seq: number }
+  | { t: 'frozen'; seq: number }
+  | { t: 'applied'; seq: number; error?: string }
+  | { t: 'forward'; id: number; req: ForwardedRequest }
+  | { t: 'decision'; event: string }
+  | { t: 'metrics'; id: number; json: unknown };
+
+const VALUE_FIELDS = ['input', 'result', 'nd_builtin_cache'] as const;
+
+/** A decision event as text: its values as Rego JSON, the rest as plain JSON. */
+export function encodeEvent(e: DecisionEvent): string {
+  const plain: Record<string, unknown> = { ...e };
+  for (const k of VALUE_FIELDS) if (e[k] !== undefined) plain[k] = toJSONText(e[k]);
+  return JSON.stringify(plain);
+}
+
+export function decodeEvent(text: string): DecisionEvent {
+  const plain = JSON.parse(text) as Record<string, unknown>;
+  for (const k of VALUE_FIELDS) if (typeof plain[k] === 'string') plain[k] = parseJSON(plain[k]) as Value;
+  return plain as unknown as DecisionEvent;
+}
+
+/** Requests the primary answers: writes (one store, copied by every worker), and what describes the group. */
+export function primaryOwns(method: string, path: string): boolean {
+  // decisions (POST /v1/data/...) answer at the first comparison
+  if (method === 'POST') return path.startsWith('/v1/events/');
+  if (method === 'GET') return path === '/v1/status' || path === '/metrics';
+  if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return false;
+  return path === '/v1/data' || path.startsWith('/v1/data/') || path.startsWith('/v1/policies/');
+}
