@@ -1,5 +1,6 @@
 // `npm run bench:http -- --workers 1,2`: the decision server as users run it
-// (`regolith run --server --workers N`, the built binary), for each N: req/s at max rate
+// (`regolith run --server --workers N`, the built binary; and without --workers, one
+// process, as the baseline), for each N: req/s at max rate
 // with autocannon beside it, and the server's CPU time per request — primary and workers
 // together, from /proc — so that coordination on the decision path would show as CPU.
 // Targets (issue 17): 2 workers > 1.3x the req/s of 1, CPU per request within 10% of 1.
@@ -65,7 +66,9 @@ interface Row {
 async function one(n: number, seconds: number): Promise<Row> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'run', '--server', '--addr', `127.0.0.1:${port}`, '--workers', String(n), '--log-level', 'error'], { stdio: 'ignore' });
+  // 0: no --workers, the plain single process (the baseline the workers are compared with)
+  const workers = n > 0 ? ['--workers', String(n)] : [];
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'run', '--server', '--addr', `127.0.0.1:${port}`, ...workers, '--log-level', 'error'], { stdio: 'ignore' });
   try {
     for (let i = 0; ; i++) {
       if ((await fetch(`${url}/health`).then((r) => r.status, () => 0)) === 200) break;
@@ -90,7 +93,7 @@ async function one(n: number, seconds: number): Promise<Row> {
     const u1 = process.cpuUsage(u0);
     const c1 = treeCpu(child.pid!);
     if (r.errors || r.non2xx || r.timeouts) fail(`${n} workers: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
-    console.log(`${n} worker(s): ${Math.round(r.requests.average)} req/s, ${Math.round((c1 - c0) / r.requests.total)} µs server CPU per request`);
+    console.log(`${n ? `${n} worker(s)` : 'single process'}: ${Math.round(r.requests.average)} req/s, ${Math.round((c1 - c0) / r.requests.total)} µs server CPU per request`);
     return { workers: n, rps: r.requests.average, cpu: (c1 - c0) / r.requests.total, client: (u1.user + u1.system) / r.requests.total, p99: r.latency.p99 };
   } finally {
     child.kill('SIGTERM');
@@ -102,14 +105,15 @@ export async function workersBench(counts: number[], seconds: number): Promise<v
   if (!existsSync(BIN)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
   console.log(`workers: regolith run --server --workers N, autocannon (10 connections, ${seconds} s) in this process (${machine()})\n`);
   const rows: Row[] = [];
-  for (const n of counts) rows.push(await one(n, seconds));
-  const base = rows[0]!;
+  for (const n of counts.includes(0) ? counts : [0, ...counts]) rows.push(await one(n, seconds));
+  const single = rows.find((r) => r.workers === 0)!;
+  const base = rows.find((r) => r.workers === 1) ?? single;
   console.log(
     '\n' +
       table([
-        ['workers', 'req/s', 'x of first', 'p99', 'server CPU/req', 'x of first', 'autocannon CPU/req', 'cores busy'],
+        ['workers', 'req/s', 'x of 1 worker', 'p99', 'server CPU/req', 'x of 1 worker', 'autocannon CPU/req', 'cores busy'],
         ...rows.map((r) => [
-          String(r.workers),
+          r.workers === 0 ? 'none (one process)' : String(r.workers),
           Math.round(r.rps).toLocaleString('en-US'),
           (r.rps / base.rps).toFixed(2),
           `${r.p99} ms`,
@@ -121,6 +125,7 @@ export async function workersBench(counts: number[], seconds: number): Promise<v
       ]),
   );
   const two = rows.find((r) => r.workers === 2);
+  console.log(`1 worker / single process: ${(base.rps / single.rps).toFixed(2)}x req/s, ${(base.cpu / single.cpu).toFixed(2)}x CPU per request (what the primary and the hold cost)`);
   if (base.workers === 1 && two) {
     const speed = two.rps / base.rps;
     const cpu = two.cpu / base.cpu;

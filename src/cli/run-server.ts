@@ -102,10 +102,13 @@ function watchReload(o: RunServerOptions, store: Store, owned: () => Owned, setO
   });
 }
 
-/** How many worker processes: 1 serves in this process; 'auto' is one per core. */
+/**
+ * How many worker processes; 0 (no --workers, no server.workers) serves in this process.
+ * Asked for explicitly, even one worker runs under a primary (which restarts it if it dies).
+ */
 function workerCount(w: number | 'auto' | undefined): number {
   if (w === 'auto') return availableParallelism();
-  return w ?? 1;
+  return w ?? 0;
 }
 
 /** Runs the server until a signal; resolves with the exit code. */
@@ -131,7 +134,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   const servers: RunningServer[] = [];
   try {
     plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
-    if (workers > 1) {
+    if (workers > 0) {
       const { runPrimary } = await import('./workers/primary.js');
       const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
       const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry() }, workers, o.shutdownGraceMs);
