@@ -28,6 +28,9 @@ export interface PrimaryRuntime {
   registry: Registry;
 }
 
+/** How long a worker may take to take a state or a change (compiling a large policy set included). */
+const REPLY_MS = 60_000;
+
 /** One worker as the primary sees it: replies awaited by kind and sequence number. */
 class Member {
   joined = false;
@@ -55,11 +58,23 @@ class Member {
     if (this.alive) this.worker.send(m);
   }
 
-  /** Sends and waits for the reply of `kind` with the same seq; a worker that dies counts as done. */
+  /**
+   * Sends and waits for the reply of `kind` with the same seq; a worker that dies counts as
+   * done, and one that does not answer within REPLY_MS is killed (and replaced): a wedged
+   * worker must not hold every other one, and every write, forever.
+   */
   request(m: ToWorker & { seq: number }, kind: string): Promise<void> {
     if (!this.alive) return Promise.resolve();
     return new Promise((resolve) => {
-      this.waiting.set(`${kind}:${m.seq}`, resolve);
+      const timer = setTimeout(() => {
+        this.worker.process.kill('SIGKILL');
+        done();
+      }, REPLY_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.set(`${kind}:${m.seq}`, done);
       this.send(m);
     });
   }
