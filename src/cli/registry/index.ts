@@ -12,6 +12,7 @@ import { registerEval } from './eval.js';
 import { registerFmt } from './fmt.js';
 import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
+import { registerReplay } from './replay.js';
 import { registerRun } from './run.js';
 import { registerTest } from './test.js';
 import { registerUpgradeCheck, registerUpgradePlan } from './upgrade.js';
@@ -29,6 +30,7 @@ export const commands: RegisterCommand[] = [
   registerFmt,
   registerInspect,
   registerParse,
+  registerReplay,
   registerRun,
   registerTest,
   registerUpgradeCheck,
