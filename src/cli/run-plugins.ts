@@ -12,6 +12,8 @@ import type { RegoVersion } from '../engine/index.js';
 
 export interface RunningPlugins {
   serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry' | 'events'>;
+  /** The decision log as logged (masked), for the web console; undefined when logging is off. */
+  decisionFeed?: { recent(limit: number): string[]; subscribe(fn: (eventJson: string) => void): () => void };
   stop(): Promise<void>;
 }
 
@@ -33,6 +35,7 @@ export async function startPlugins(o: {
   await manager.start();
   return {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
+    decisionFeed: manager.decisionLogs,
     stop: () => manager.stop(),
   };
 }

@@ -6,6 +6,7 @@ import cluster from 'node:cluster';
 import { Registry } from 'prom-client';
 import { watch, type FSWatcher } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
 import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
@@ -20,6 +21,8 @@ import { prettyErrorText } from './eval-output.js';
 import { createRunLogger } from './run-logger.js';
 import { startPlugins, type RunningPlugins } from './run-plugins.js';
 import { installOwned, NOTHING_OWNED } from './run-install.js';
+import { PlaygroundSandbox } from './console/sandbox.js';
+import { impactHook } from './console/impact-hook.js';
 
 type Owned = Awaited<ReturnType<typeof installOwned>>;
 
@@ -102,6 +105,18 @@ function watchReload(o: RunServerOptions, store: Store, owned: () => Owned, setO
   });
 }
 
+/** The console's pages, built next to the CLI (dist/ui beside dist/cli). */
+function consoleAssets(): string {
+  return resolve(dirname(process.argv[1] ?? '.'), '..', 'ui');
+}
+
+/** The playground's child process, when the CLI runs from its built entry (it forks itself). */
+function consoleSandbox(): PlaygroundSandbox | undefined {
+  const entry = process.argv[1];
+  if (!entry || !/\.m?js$/.test(entry)) return undefined;
+  return new PlaygroundSandbox({ entry });
+}
+
 /**
  * How many worker processes; 0 (no --workers, no server.workers) serves in this process.
  * Asked for explicitly, even one worker runs under a primary (which restarts it if it dies).
@@ -118,7 +133,9 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   const workers = workerCount(o.workers ?? config.workers);
   if (cluster.isWorker && process.env['REGOLITH_WORKER']) {
     const { runWorker } = await import('./workers/worker.js');
-    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm });
+    const entry = process.argv[1];
+    const console = entry && /\.m?js$/.test(entry) ? { assetsDir: consoleAssets(), entry } : undefined;
+    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console });
   }
   let loaded: LoadedPolicies;
   try {
@@ -131,16 +148,21 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   const engine = new RegolithEngine({ store, regoVersion: o.regoVersion });
 
   let plugins: RunningPlugins | undefined;
+  let sandbox: PlaygroundSandbox | undefined;
   const servers: RunningServer[] = [];
   try {
     plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
     if (workers > 0) {
       const { runPrimary } = await import('./workers/primary.js');
       const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
-      const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry() }, workers, o.shutdownGraceMs);
+      const feed = plugins.decisionFeed;
+      const console = { assetsDir: consoleAssets(), decisions: feed, impact: impactHook({ engine, recent: feed ? (n) => feed.recent(n) : undefined }) };
+      const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, o.shutdownGraceMs);
       for (const w of watchers) w.close();
       return code;
     }
+    sandbox = consoleSandbox();
+    const console = sandbox ? { assetsDir: consoleAssets(), decisions: plugins.decisionFeed, impact: impactHook({ engine, recent: plugins.decisionFeed ? (n) => plugins!.decisionFeed!.recent(n) : undefined }), evaluate: sandbox.evaluate } : undefined;
     for (const addr of o.addrs) {
       servers.push(
         await startServer({
@@ -153,6 +175,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           access: o.access,
           unixSocketPerm: o.unixSocketPerm,
           ...plugins.serverOptions,
+          console,
         }),
       );
     }
@@ -162,6 +185,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       );
     }
   } catch (e) {
+    sandbox?.close();
     await Promise.all(servers.map((s) => s.close()));
     await plugins?.stop();
     const err = e as NodeJS.ErrnoException;
@@ -182,6 +206,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       stopping = true;
       logger.info({ signal }, 'Received shutdown signal.');
       for (const w of watchers) w.close();
+      sandbox?.close();
       Promise.all(servers.map((s) => s.close()))
         .then(() => plugins?.stop())
         .then(

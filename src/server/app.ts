@@ -16,6 +16,7 @@ import { registerHealth } from './routes/health.js';
 import { registerEvents } from './routes/events.js';
 import { registerConfigStatus } from './routes/config.js';
 import { registerIndex } from './routes/index-page.js';
+import { registerConsole } from './console.js';
 import { errorResponse, toHttpError } from './errors.js';
 import { label } from './handler.js';
 import type { DurationHistogram } from './duration-histogram.js';
@@ -54,6 +55,7 @@ export function createApp(opts: ServerOptions): CreatedApp {
   registerEvents(app, ctx);
   registerConfigStatus(app, ctx);
   registerIndex(app, ctx);
+  registerConsole(app, ctx, metrics.durations);
 
   for (const p of METHOD_NOT_ALLOWED) {
     app.all(p, (c) => {

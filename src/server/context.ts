@@ -7,6 +7,7 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { AccessOptions } from './access/gate.js';
 import type { ClusterHooks } from './cluster.js';
+import type { ConsoleOptions } from './console.js';
 import type { Registry } from 'prom-client';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
@@ -62,6 +63,8 @@ export interface ServerOptions {
   events?: EventHandlers;
   /** In a worker process of `--workers`: what the primary answers, and the switch hold. */
   cluster?: ClusterHooks;
+  /** The web console under /ui (unless `server.ui: false`); undefined: no /ui routes. */
+  console?: ConsoleOptions;
 }
 
 /** What the server needs of the event adapters. */

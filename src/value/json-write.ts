@@ -51,7 +51,9 @@ export function toJSONText(v: Value, indent?: number): string {
 }
 
 function write(v: Value, out: string[], ind: string, cur: string): void {
-  if (v === null) {
+  // undefined is no Rego value, but JS callers hand over objects with optional fields left
+  // undefined: written as JSON.stringify does (a null in an array; the key left out below)
+  if (v === null || v === undefined) {
     out.push('null');
     return;
   }
@@ -75,7 +77,10 @@ function write(v: Value, out: string[], ind: string, cur: string): void {
   if (Array.isArray(v)) items = v;
   else if (v instanceof RSet) items = v.values();
   else if (v instanceof RObject) entries = v.entries().map(([k, x]) => [typeof k === 'string' ? k : toJSONText(k), x]);
-  else entries = sortedKeys(v as PlainObject).map((k) => [k, (v as PlainObject)[k]!]);
+  else {
+    entries = [];
+    for (const k of sortedKeys(v as PlainObject)) if ((v as PlainObject)[k] !== undefined) entries.push([k, (v as PlainObject)[k]!]);
+  }
   const next = cur + ind;
   const nl = ind ? '\n' : '';
   if (items) {

@@ -177,4 +177,30 @@ describe('regolith run --server --workers 2', () => {
     const posts = [...metrics.matchAll(/http_request_duration_seconds_count\{code="200",handler="v1\/data",method="post"\} (\d+)/g)].reduce((n, m) => n + Number(m[1]), 0);
     expect(posts).toBeGreaterThanOrEqual(30);
   }, 60_000);
+
+  it('serves the web console from the workers: pages, playground, the live decision stream fed by the primary, impact from the primary', async () => {
+    expect((await fetch(`${run.url}/ui`)).status).toBe(200);
+    const ev = await request('POST', '/ui/api/eval', { modules: { 'a.rego': 'package a\n\nx := 2 * 21\n' }, query: 'data.a.x' });
+    expect(ev.body.result[0].expressions[0].value).toBe(42);
+    // the stream, on whichever worker: decisions made on either worker arrive
+    const ctrl = new AbortController();
+    const res = await fetch(`${run.url}/ui/api/decisions/stream`, { signal: ctrl.signal });
+    const reader = res.body!.getReader();
+    let text = '';
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push((await request('POST', '/v1/data/authz/allow', { input: { user: 'carol' } })).body.decision_id);
+    const deadline = Date.now() + 10_000;
+    while (!ids.every((id) => text.includes(id)) && Date.now() < deadline) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      text += Buffer.from(value).toString();
+    }
+    ctrl.abort();
+    for (const id of ids) expect(text).toContain(id);
+    expect(text).toContain('event: decision');
+    const impact = await request('POST', '/ui/api/impact', { candidate: { modules: { 'authz/p.rego': 'package authz\n\nrevision := "r2"\n\nallow := false\n' } } });
+    expect(impact.status, JSON.stringify(impact.body)).toBe(200);
+    expect(impact.body.total).toBeGreaterThan(0);
+    expect(impact.body.by_path.find((p: { path: string }) => p.path === 'authz/allow').allow_to_deny).toBeGreaterThan(0);
+  }, 60_000);
 });

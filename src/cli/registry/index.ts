@@ -12,6 +12,7 @@ import { registerEval } from './eval.js';
 import { registerFmt } from './fmt.js';
 import { registerInspect } from './inspect.js';
 import { registerParse } from './parse.js';
+import { registerPlaygroundSandbox } from './playground-sandbox.js';
 import { registerReplay } from './replay.js';
 import { registerRun } from './run.js';
 import { registerTest } from './test.js';
@@ -30,6 +31,7 @@ export const commands: RegisterCommand[] = [
   registerFmt,
   registerInspect,
   registerParse,
+  registerPlaygroundSandbox,
   registerReplay,
   registerRun,
   registerTest,

@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { createApp } from '../../server/index.js';
 import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
+import type { ConsoleOptions } from '../../server/console.js';
 import type { RegolithEngine } from '../../engine/store-engine.js';
 import type { Store } from '../../storage/index.js';
 import type { Config } from '../../plugins/config/index.js';
@@ -26,6 +27,8 @@ export interface PrimaryRuntime {
   engine: RegolithEngine;
   plugins: RunningPlugins;
   registry: Registry;
+  /** The web console's impact analysis and status answer here (the workers forward them). */
+  console?: ConsoleOptions;
 }
 
 /** How long a worker may take to take a state or a change (compiling a large policy set included). */
@@ -175,7 +178,11 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
   const members = new Map<number, Member>();
   const replicator = new Replicator(store, () => [...members.values()], logger);
   // the owner's app: the routes of every worker, over the one store (the workers checked access)
-  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry });
+  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, console: rt.console });
+  // every logged (masked) decision to every worker's console feed
+  const unfeed = rt.plugins.decisionFeed?.subscribe((json) => {
+    for (const m of members.values()) if (m.joined) m.send({ t: 'decision-event', json });
+  });
   let metricIds = 0;
 
   const answer = async (req: ForwardedRequest): Promise<ForwardedResponse> => {
@@ -262,6 +269,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
       stopping = true;
       logger.info({ signal }, 'Received shutdown signal; stopping the workers.');
       clearInterval(statesTimer);
+      unfeed?.();
       const exits = [...members.values()].map((m) => new Promise((r) => (m.worker.isDead() ? r(undefined) : m.worker.once('exit', r))));
       for (const m of members.values()) m.worker.kill('SIGTERM');
       const deadline = setTimeout(() => {

@@ -14,7 +14,8 @@ export type ToWorker =
   | { t: 'apply'; seq: number; delta: Delta }
   | { t: 'plugins'; states: Record<string, PluginStatus | undefined> }
   | { t: 'answer'; id: number; res?: ForwardedResponse; error?: string }
-  | { t: 'metrics-req'; id: number };
+  | { t: 'metrics-req'; id: number }
+  | { t: 'decision-event'; json: string };
 
 export type ToPrimary =
   | { t: 'hello' }
@@ -43,8 +44,8 @@ export function decodeEvent(text: string): DecisionEvent {
 /** Requests the primary answers: writes (one store, copied by every worker), and what describes the group. */
 export function primaryOwns(method: string, path: string): boolean {
   // decisions (POST /v1/data/...) answer at the first comparison
-  if (method === 'POST') return path.startsWith('/v1/events/');
-  if (method === 'GET') return path === '/v1/status' || path === '/metrics';
+  if (method === 'POST') return path.startsWith('/v1/events/') || path === '/ui/api/impact';
+  if (method === 'GET') return path === '/v1/status' || path === '/metrics' || path === '/ui/api/status';
   if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return false;
   return path === '/v1/data' || path.startsWith('/v1/data/') || path.startsWith('/v1/policies/');
 }

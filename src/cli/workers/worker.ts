@@ -14,6 +14,8 @@ import type { ClusterHooks, ForwardedResponse } from '../../server/cluster.js';
 import type { Config } from '../../plugins/config/index.js';
 import { encodeEvent, primaryOwns, type ToPrimary, type ToWorker } from './protocol.js';
 import { applyDelta, applyFullState } from './replication.js';
+import { DecisionFeed } from '../console/feed.js';
+import { PlaygroundSandbox } from '../console/sandbox.js';
 
 export interface WorkerOptions {
   config: Config;
@@ -25,6 +27,8 @@ export interface WorkerOptions {
   tls?: TLSOptions;
   access?: AccessOptions;
   unixSocketPerm?: string;
+  /** The web console: its pages, and the CLI entry the playground's child runs from. */
+  console?: { assetsDir: string; entry: string };
 }
 
 const send = (m: ToPrimary): void => {
@@ -43,6 +47,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const joinedP = new Promise<void>((r) => (joined = r));
   // changes apply one at a time, in the order they came
   let applying = Promise.resolve();
+  const feed = new DecisionFeed();
 
   process.on('message', (m: ToWorker) => {
     switch (m.t) {
@@ -81,6 +86,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
         answers.get(m.id)?.(m);
         answers.delete(m.id);
         break;
+      case 'decision-event':
+        feed.push(m.json);
+        break;
       case 'metrics-req':
         void registry.getMetricsAsJSON().then((json) => send({ t: 'metrics', id: m.id, json }));
         break;
@@ -102,7 +110,11 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   await joinedP;
 
   const logDecisions = !!o.config.decision_logs;
+  // the console: pages and the playground here; impact and status from the primary (forwarded)
+  const sandbox = o.console ? new PlaygroundSandbox({ entry: o.console.entry }) : undefined;
+  const console = o.console ? { assetsDir: o.console.assetsDir, decisions: logDecisions ? feed : undefined, evaluate: sandbox!.evaluate } : undefined;
   const common = {
+    console,
     engine,
     config: o.config.raw,
     logger: o.logger,
@@ -119,6 +131,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   return new Promise<number>((resolve) => {
     const stop = (): void => {
+      sandbox?.close();
       Promise.all(servers.map((s) => s.close())).then(
         () => resolve(0),
         () => resolve(1),

@@ -236,6 +236,7 @@ function server(v: unknown): number | 'auto' | undefined {
   dgz.done();
   dec.done();
   s.raw('metrics');
+  s.bool('ui', true); // the web console under /ui (read by the server from the raw document)
   s.done();
   return workers;
 }

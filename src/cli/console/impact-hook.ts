@@ -1,0 +1,74 @@
+// The console's impact analysis as the server calls it (ConsoleOptions.impact): the
+// candidate from the request — a bundle (base64 or an http(s) URL), or edited modules over
+// the server's current data — replayed against the decisions the request carries (NDJSON) or
+// the recent ones of the decision log, with the server's current policies as the baseline
+// for "rules involved".
+
+import type { RegolithEngine } from '../../engine/store-engine.js';
+import { loadCandidate, parseNDJSON, replay } from '../../plugins/console/impact.js';
+import { toJSONText, type Value } from '../../value/index.js';
+
+export interface ImpactHookOptions {
+  engine: RegolithEngine;
+  /** Recent decision-log events (JSON text), when logging is on. */
+  recent?: (limit: number) => string[];
+  /** Largest bundle fetched from a URL or given inline (bytes). */
+  maxBundleBytes?: number;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const bad = (message: string) => ({ status: 400, body: { code: 'invalid_parameter', message } });
+
+async function fetchBundle(url: string, max: number): Promise<Buffer> {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new Error(`bundle_url: invalid URL ${JSON.stringify(url)}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('bundle_url: only http(s) URLs');
+  const r = await fetch(u, { signal: AbortSignal.timeout(30_000) });
+  if (!r.ok) throw new Error(`bundle_url: ${url} answered ${r.status}`);
+  const b = Buffer.from(await r.arrayBuffer());
+  if (b.length > max) throw new Error(`bundle_url: the bundle is larger than ${max} bytes`);
+  return b;
+}
+
+export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<{ status: number; body: unknown }> {
+  const max = o.maxBundleBytes ?? 64 * 1024 * 1024;
+  return async (request) => {
+    const req = JSON.parse(toJSONText(request as Value)) as unknown;
+    if (!isObj(req) || !isObj(req['candidate'])) return bad('the request needs a "candidate": {bundle_base64 | bundle_url | modules}');
+    const c = req['candidate'];
+    let candidate;
+    try {
+      if (typeof c['bundle_base64'] === 'string') {
+        const b = Buffer.from(c['bundle_base64'], 'base64');
+        if (b.length > max) return bad(`the bundle is larger than ${max} bytes`);
+        candidate = await loadCandidate({ bundle: b });
+      } else if (typeof c['bundle_url'] === 'string') {
+        candidate = await loadCandidate({ bundle: await fetchBundle(c['bundle_url'], max) });
+      } else if (isObj(c['modules'])) {
+        const modules: Record<string, string> = {};
+        for (const [k, v] of Object.entries(c['modules'])) {
+          if (typeof v !== 'string') return bad(`candidate.modules["${k}"] must be the text of a module`);
+          modules[k] = v;
+        }
+        // edited modules decide over the server's data
+        candidate = await loadCandidate({ modules, data: JSON.parse(toJSONText(o.engine.store.snapshot().data as Value)) });
+      } else return bad('candidate: give bundle_base64, bundle_url or modules');
+    } catch (e) {
+      return bad(`the candidate cannot be loaded: ${(e as Error).message}`);
+    }
+    let events: unknown[];
+    if (typeof req['decisions_ndjson'] === 'string') events = parseNDJSON(req['decisions_ndjson']);
+    else if (o.recent) events = o.recent(1000).map((t) => JSON.parse(t) as unknown);
+    else return bad('decision logging is off: upload decisions as NDJSON (decisions_ndjson), or turn logging on (decision_logs: {console: true})');
+    const limit = typeof req['limit'] === 'number' && req['limit'] > 0 ? req['limit'] : undefined;
+    const baseline: Record<string, string> = {};
+    for (const p of o.engine.store.snapshot().listPolicies()) baseline[p.id] = p.raw;
+    const report = await replay(events, candidate, { limit, baseline, examplesPerKind: 3 });
+    return { status: 200, body: report };
+  };
+}

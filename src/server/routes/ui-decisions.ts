@@ -1,0 +1,110 @@
+// The console's view of the decision log: GET /ui/api/decisions (the last events, oldest
+// first) and GET /ui/api/decisions/stream (server-sent events as decisions are logged).
+// Events are exactly what the decision log writes: masked, and never those dropped.
+
+import type { App } from '../context.js';
+import type { ConsoleOptions } from '../console.js';
+import { nodeIncoming } from '../body.js';
+import { badRequest } from '../errors.js';
+import { route } from '../handler.js';
+import { splitURL } from '../params.js';
+import { sendJSON } from '../respond.js';
+
+export const DISABLED_HINT = 'Decision logging is off. Enable it in the configuration: decision_logs: {console: true} (or a service) — see README';
+
+export const DECISIONS_DEFAULT = 100;
+export const DECISIONS_MAX = 1000;
+/** Milliseconds between keep-alive comments on the stream. */
+export const PING_MS = 15_000;
+/** Bytes a stream may hold for a client that does not read; past this the stream is closed (EventSource reconnects). */
+export const STREAM_BACKLOG_BYTES = 8 * 1024 * 1024;
+
+function limitParam(q: URLSearchParams): number {
+  const all = q.getAll('limit');
+  if (all.length === 0) return DECISIONS_DEFAULT;
+  const raw = all[all.length - 1]!;
+  if (!/^\d+$/.test(raw)) throw badRequest(`invalid parameter "limit": must be a whole number from 0 to ${DECISIONS_MAX}`);
+  return Math.min(Number(raw), DECISIONS_MAX);
+}
+
+const encoder = new TextEncoder();
+
+/** A server-sent event stream over `decisions`; the subscription ends when the client goes away. */
+function stream(decisions: NonNullable<ConsoleOptions['decisions']>, env: unknown, pingMs: number): Response {
+  let closed = false;
+  let unsubscribe: (() => void) | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const stop = () => {
+    closed = true;
+    unsubscribe?.();
+    unsubscribe = undefined;
+    if (timer) clearInterval(timer);
+    timer = undefined;
+  };
+  const strategy = new ByteLengthQueuingStrategy({ highWaterMark: 64 * 1024 });
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        const send = (text: string) => {
+          if (closed) return;
+          try {
+            controller.enqueue(encoder.encode(text));
+            // a client that does not read must not make the server hold every event for it
+            if ((controller.desiredSize ?? 0) < -STREAM_BACKLOG_BYTES) {
+              stop();
+              controller.close();
+            }
+          } catch {
+            stop(); // closed under us
+          }
+        };
+        // a first comment flushes the headers at once
+        send(': connected\n\n');
+        if (closed) return;
+        unsubscribe = decisions.subscribe((json) => send(`event: decision\ndata: ${json}\n\n`));
+        timer = setInterval(() => send(': ping\n\n'), pingMs);
+        timer.unref();
+      },
+      cancel: stop,
+    },
+    strategy,
+  );
+  // the Node response closing (client gone) ends the subscription too, whatever the stream saw
+  const outgoing = (env as { outgoing?: { once(ev: 'close', fn: () => void): void } } | undefined)?.outgoing;
+  outgoing?.once('close', stop);
+  return new Response(body, {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache, no-transform',
+      'x-accel-buffering': 'no',
+      connection: 'keep-alive',
+    },
+  });
+}
+
+export function registerUiDecisions(app: App, c: ConsoleOptions, pingMs = PING_MS): void {
+  app.get(
+    '/ui/api/decisions',
+    route('ui/api/decisions', (ctx) => {
+      const limit = limitParam(splitURL(ctx.req.url).query);
+      if (!c.decisions) return sendJSON(JSON.stringify({ enabled: false, hint: DISABLED_HINT }));
+      // the events are JSON text already: written as they are, never parsed again
+      return sendJSON(`{"enabled":true,"events":[${c.decisions.recent(limit).join(',')}]}`);
+    }),
+  );
+  app.get(
+    '/ui/api/decisions/stream',
+    route('ui/api/decisions/stream', (ctx) => {
+      if (!c.decisions) {
+        return new Response(`event: disabled\ndata: ${JSON.stringify({ hint: DISABLED_HINT })}\n\n`, {
+          status: 200,
+          headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache, no-transform' },
+        });
+      }
+      // keep the socket from idling out while the stream is open
+      nodeIncoming(ctx.env)?.socket?.setTimeout(0);
+      return stream(c.decisions, ctx.env, pingMs);
+    }),
+  );
+}

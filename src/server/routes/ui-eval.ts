@@ -1,0 +1,292 @@
+// The console's playground: POST /ui/api/eval evaluates a query against the modules, data
+// and input of the request, in a sandbox engine of its own made for that one request (the
+// server's store and policies are never read), with explain, coverage and partial
+// evaluation; POST /ui/api/fmt formats a module as `regolith fmt` does. Errors of every
+// stage are 400s in OPA's shape with the locations in the playground's file names.
+
+import {
+  BufferTracer,
+  CoverageTracer,
+  coverageReport,
+  EngineError,
+  formatModule,
+  parseModule,
+  partialPlan,
+  planQuery,
+  Regolith,
+  runPlan,
+  toEngineError,
+  type ExplainMode,
+  type Module,
+  type RawResult,
+  type TraceEvent,
+  type Tracer,
+} from '../../engine/index.js';
+import type { Context } from 'hono';
+import { isPlainObject, newPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import type { App, Env, ServerContext } from '../context.js';
+import type { ConsoleOptions } from '../console.js';
+import { decodeJSON, DecodeError, nodeIncoming, readBody } from '../body.js';
+import { badRequest, Code, HttpError, Msg } from '../errors.js';
+import { route, since } from '../handler.js';
+import { envelope, sendJSON } from '../respond.js';
+
+/** Limits of one playground request (the body itself is bounded by the server's limits). */
+export const PLAYGROUND_LIMITS = {
+  modules: 100,
+  /** Characters of one module (and of a text to format). */
+  moduleChars: 1024 * 1024,
+  fileNameChars: 256,
+  queryChars: 64 * 1024,
+  unknowns: 100,
+  /** Evaluation (and partial evaluation) time budget. */
+  timeoutMs: 5000,
+};
+
+const EXPLAIN = ['off', 'notes', 'fails', 'full'];
+
+interface EvalRequest {
+  modules: [string, string][];
+  data?: Value;
+  input?: Value;
+  query: string;
+  explain: 'off' | ExplainMode;
+  coverage: boolean;
+  unknowns?: string[];
+}
+
+/** The request body as a JSON document (the server's limits and exact numbers), undefined when empty. */
+export async function readJSONBody(c: Context<Env>, ctx: ServerContext): Promise<Value | undefined> {
+  const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
+  try {
+    return decodeJSON(buf, ctx.limits);
+  } catch (e) {
+    if (e instanceof DecodeError) throw badRequest(`error(s) occurred while decoding request: ${e.message}`);
+    throw e;
+  }
+}
+
+function checkRequest(body: Value | undefined, timeoutMs: number): EvalRequest & { timeoutMs: number } {
+  if (!isPlainObject(body)) throw badRequest('request body must be a JSON object');
+  const b = body as PlainObject;
+  const mods = b['modules'];
+  if (!isPlainObject(mods)) throw badRequest('"modules" must be an object of file name to Rego text');
+  const modules = Object.entries(mods as PlainObject);
+  if (modules.length > PLAYGROUND_LIMITS.modules) throw badRequest(`too many modules: at most ${PLAYGROUND_LIMITS.modules}`);
+  for (const [file, text] of modules) {
+    if (file === '' || file.length > PLAYGROUND_LIMITS.fileNameChars) throw badRequest(`module file names must be 1 to ${PLAYGROUND_LIMITS.fileNameChars} characters`);
+    if (typeof text !== 'string') throw badRequest(`module ${JSON.stringify(file)} must be a string`);
+    if (text.length > PLAYGROUND_LIMITS.moduleChars) throw badRequest(`module ${JSON.stringify(file)} is too large: at most ${PLAYGROUND_LIMITS.moduleChars} characters`);
+  }
+  const query = b['query'];
+  if (typeof query !== 'string' || query.trim() === '') throw badRequest('"query" must be a non-empty string');
+  if (query.length > PLAYGROUND_LIMITS.queryChars) throw badRequest(`"query" is too large: at most ${PLAYGROUND_LIMITS.queryChars} characters`);
+  const data = b['data'];
+  if (data !== undefined && !isPlainObject(data)) throw badRequest('"data" must be an object');
+  const explain = b['explain'] ?? 'off';
+  if (typeof explain !== 'string' || !EXPLAIN.includes(explain)) throw badRequest(`"explain" must be one of ${EXPLAIN.join(', ')}`);
+  const coverage = b['coverage'] ?? false;
+  if (typeof coverage !== 'boolean') throw badRequest('"coverage" must be a boolean');
+  const u = b['unknowns'];
+  let unknowns: string[] | undefined;
+  if (u !== undefined) {
+    if (!Array.isArray(u) || !u.every((x) => typeof x === 'string')) throw badRequest('"unknowns" must be an array of strings');
+    if (u.length > PLAYGROUND_LIMITS.unknowns) throw badRequest(`too many unknowns: at most ${PLAYGROUND_LIMITS.unknowns}`);
+    unknowns = u as string[];
+  }
+  return { modules: modules as [string, string][], data, input: b['input'], query, explain: explain as EvalRequest['explain'], coverage, unknowns, timeoutMs };
+}
+
+/** A 400 in OPA's shape for an error of any stage; `stage` picks OPA's message. */
+function stageError(e: unknown, stage: 'module' | 'query' | 'eval', timeoutMs: number): HttpError {
+  const err = toEngineError(e);
+  if (err instanceof HttpError) return err;
+  if (!(err instanceof EngineError)) throw err;
+  const errors = err.errors.map((x) => {
+    const o: Record<string, unknown> = { code: x.code, message: x.message };
+    if (x.location) o['location'] = { file: x.location.file, row: x.location.row, col: x.location.col };
+    if (x.details !== undefined) o['details'] = x.details;
+    return o;
+  });
+  if (err.kind === 'eval' || stage === 'eval') {
+    if (err.errors.some((x) => x.code === 'eval_cancel_error')) {
+      const message = `evaluation exceeded the playground's time limit (${timeoutMs / 1000} s)`;
+      return new HttpError(400, Code.evaluation, message, [{ code: 'eval_cancel_error', message }]);
+    }
+    return new HttpError(400, Code.evaluation, Msg.evaluation, errors.length ? errors : [{ code: 'eval_error', message: err.message }]);
+  }
+  if (stage === 'module') return new HttpError(400, Code.invalidParameter, Msg.compileModule, errors);
+  return new HttpError(400, Code.invalidParameter, err.kind === 'parse' ? Msg.parseQuery : Msg.compileQuery, errors);
+}
+
+/** One tracer feeding both the explanation and the coverage (either may be absent). */
+function tee(a: Tracer | undefined, b: Tracer | undefined): Tracer | undefined {
+  if (!a || !b) return a ?? b;
+  return { note: (m) => (a.note(m), b.note(m)), event: (e) => (a.event?.(e), b.event?.(e)) };
+}
+
+/** What an event is about, as OPA's pretty trace prints it: a rule's path, an expression's text, a note. */
+function eventText(e: TraceEvent): string {
+  if (e.op === 'Note') return e.message ?? '';
+  const n = e.node;
+  let text = '';
+  if (n?.type === 'rule') text = n.path;
+  else if (n?.type === 'body') text = n.text;
+  else if (n?.type === 'expr') {
+    const t = n.expr.location?.text ?? '';
+    // the positive half of `not x` shares its location: print it without the `not`
+    text = n.expr.negated ? t : t.replace(/^not\s+/, '');
+  }
+  return e.message ? `${text} ${e.message}` : text;
+}
+
+/** The explanation: one entry per event the mode shows; depth 1 is the query itself. */
+function explanation(tracer: BufferTracer): Value[] {
+  const depths = new Map<number, number>();
+  return tracer.events.map((e) => {
+    let depth = depths.get(e.queryId);
+    if (depth === undefined) depths.set(e.queryId, (depth = (depths.get(e.parentId) ?? 0) + 1));
+    const o = newPlainObject();
+    o['op'] = e.op;
+    o['depth'] = depth;
+    o['message'] = eventText(e);
+    if (e.location) o['location'] = { file: e.location.file, row: e.location.row, col: e.location.col };
+    return o;
+  });
+}
+
+/** Covered and not covered rows of each playground module. */
+function coverage(cov: CoverageTracer, modules: Map<string, Module>): Value {
+  const report = coverageReport(cov.hits, modules);
+  const rows = (rs: { start: { row: number }; end: { row: number } }[] | undefined): number[] => {
+    const out: number[] = [];
+    for (const r of rs ?? []) for (let i = r.start.row; i <= r.end.row; i++) out.push(i);
+    return out;
+  };
+  const out = newPlainObject();
+  for (const file of modules.keys()) {
+    const f = report.files[file];
+    out[file] = { covered: rows(f?.covered), not_covered: rows(f?.not_covered) };
+  }
+  return out;
+}
+
+function resultValue(raw: RawResult[]): Value[] {
+  return raw.map((r) => {
+    const bindings = newPlainObject();
+    for (const [k, v] of r.bindings) bindings[k] = v;
+    const expressions = r.expressions.map((e) => {
+      const o = newPlainObject();
+      o['value'] = e.value;
+      o['text'] = e.text;
+      if (e.location) o['location'] = { row: e.location.row, col: e.location.col };
+      return o;
+    });
+    return { expressions, bindings };
+  });
+}
+
+/** Evaluates one playground request in a fresh engine; throws HttpError (400) for errors of any stage. */
+export async function evaluatePlayground(body: Value | undefined, timeoutMs = PLAYGROUND_LIMITS.timeoutMs): Promise<string> {
+  const start = process.hrtime.bigint();
+  const r = checkRequest(body, timeoutMs);
+  const metrics: Record<string, number> = {};
+
+  // parse every module first, so that the errors of all of them come back at once
+  const t0 = process.hrtime.bigint();
+  const modules = new Map<string, Module>();
+  const parseErrors: unknown[] = [];
+  for (const [file, text] of r.modules) {
+    try {
+      modules.set(file, parseModule(text, { filename: file, regoVersion: 'v1' }));
+    } catch (e) {
+      const h = stageError(e, 'module', timeoutMs);
+      parseErrors.push(...(h.body.errors ?? [{ code: 'rego_parse_error', message: h.message }]));
+    }
+  }
+  if (parseErrors.length) throw new HttpError(400, Code.invalidParameter, Msg.compileModule, parseErrors);
+  metrics['timer_rego_module_parse_ns'] = Number(process.hrtime.bigint() - t0);
+
+  const rego = new Regolith({ regoVersion: 'v1', print: () => {} });
+  for (const [file, m] of modules) rego.addParsedModule(file, m);
+  const t1 = process.hrtime.bigint();
+  let policy;
+  try {
+    policy = rego.compile();
+  } catch (e) {
+    throw stageError(e, 'module', timeoutMs);
+  }
+  metrics['timer_rego_module_compile_ns'] = Number(process.hrtime.bigint() - t1);
+  let plan;
+  try {
+    plan = planQuery(policy, r.query, 'v1', metrics);
+  } catch (e) {
+    throw stageError(e, 'query', timeoutMs);
+  }
+
+  const buffer = r.explain !== 'off' ? new BufferTracer(r.explain) : undefined;
+  const cov = r.coverage ? new CoverageTracer() : undefined;
+  const tracer = tee(buffer, cov);
+  const data = r.data ?? newPlainObject();
+  const deadline = Date.now() + timeoutMs;
+  let result: Value[] | undefined;
+  let partial: Value | undefined;
+  try {
+    if (r.unknowns && r.unknowns.length) {
+      const t2 = process.hrtime.bigint();
+      const p = partialPlan(plan, { input: r.input, data, unknowns: r.unknowns, tracer, deadline });
+      metrics['timer_rego_partial_eval_ns'] = Number(process.hrtime.bigint() - t2);
+      partial = { queries: p.queriesText, support: p.supportText };
+    } else {
+      const raw = await runPlan(plan, { input: r.input, data, deadline, tracer, print: () => {}, metrics });
+      if (raw.length) result = resultValue(raw);
+    }
+  } catch (e) {
+    throw stageError(e, 'eval', timeoutMs);
+  }
+  metrics['timer_server_handler_ns'] = since(start);
+  return envelope(
+    [
+      ['result', result],
+      ['explanation', buffer ? explanation(buffer) : undefined],
+      ['coverage', cov ? coverage(cov, modules) : undefined],
+      ['partial', partial],
+      ['metrics', metrics as PlainObject],
+    ],
+    false,
+  );
+}
+
+/** The formatted text of a module (v1 syntax), or a 400 with the parse errors. */
+export function formatPlayground(body: Value | undefined): string {
+  if (!isPlainObject(body)) throw badRequest('request body must be a JSON object');
+  const b = body as PlainObject;
+  const text = b['text'];
+  const file = b['file'] ?? 'policy.rego';
+  if (typeof text !== 'string') throw badRequest('"text" must be a string');
+  if (typeof file !== 'string' || file === '' || file.length > PLAYGROUND_LIMITS.fileNameChars) throw badRequest(`"file" must be a string of 1 to ${PLAYGROUND_LIMITS.fileNameChars} characters`);
+  if (text.length > PLAYGROUND_LIMITS.moduleChars) throw badRequest(`"text" is too large: at most ${PLAYGROUND_LIMITS.moduleChars} characters`);
+  let formatted: string;
+  try {
+    formatted = formatModule(parseModule(text, { filename: file, regoVersion: 'v1' }), { regoVersion: 'v1' });
+  } catch (e) {
+    throw stageError(e, 'module', 0);
+  }
+  return envelope([['text', formatted]], false);
+}
+
+export function registerUiEval(app: App, ctx: ServerContext, sandbox?: ConsoleOptions['evaluate']): void {
+  app.post(
+    '/ui/api/eval',
+    route('ui/api/eval', async (c) => {
+      const body = await readJSONBody(c, ctx);
+      if (!sandbox) return sendJSON(await evaluatePlayground(body));
+      const r = await sandbox(toJSONText(body ?? null));
+      return sendJSON(r.body, { status: r.status });
+    }),
+  );
+  app.post(
+    '/ui/api/fmt',
+    route('ui/api/fmt', async (c) => sendJSON(formatPlayground(await readJSONBody(c, ctx)))),
+  );
+}

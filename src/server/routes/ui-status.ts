@@ -1,0 +1,176 @@
+// GET /ui/api/status: what the console's dashboard shows — bundles, plugin states,
+// decisions per path in the last minute, request latency percentiles, memory and uptime.
+//
+// Decisions per path are counted from the decision-log feed. The feed is subscribed to only
+// while someone looks (from the first status request until none came for IDLE_MS), so a
+// server whose console nobody opens pays nothing per decision; on subscribing, the events
+// already in the feed are counted by their timestamps.
+
+import type { Value } from '../../value/index.js';
+import type { App, ServerContext } from '../context.js';
+import type { ConsoleOptions } from '../console.js';
+import type { DurationHistogram } from '../duration-histogram.js';
+import { route } from '../handler.js';
+import { sendJSON } from '../respond.js';
+import { toJSONText } from '../../value/index.js';
+
+const WINDOW_S = 60;
+const IDLE_MS = 5 * 60_000;
+
+/** Counts per path over the last 60 seconds, in one-second slots. */
+export class PathCounter {
+  private readonly slots: { second: number; counts: Map<string, number> }[] = [];
+
+  add(path: string, ms = Date.now()): void {
+    const second = Math.floor(ms / 1000);
+    const i = second % WINDOW_S;
+    let s = this.slots[i];
+    if (!s || s.second !== second) {
+      if (s && s.second > second) return; // older than what the slot holds: outside the window
+      this.slots[i] = s = { second, counts: new Map() };
+    }
+    s.counts.set(path, (s.counts.get(path) ?? 0) + 1);
+  }
+
+  counts(ms = Date.now()): Record<string, number> {
+    const now = Math.floor(ms / 1000);
+    const out: Record<string, number> = {};
+    for (const s of this.slots) {
+      if (!s || s.second <= now - WINDOW_S || s.second > now) continue;
+      for (const [p, n] of s.counts) out[p] = (out[p] ?? 0) + n;
+    }
+    return out;
+  }
+}
+
+/** The decision's path and time from an encoded event (undefined for ad-hoc queries, which have no path). */
+function pathOf(json: string): { path: string; ms: number } | undefined {
+  try {
+    const e = JSON.parse(json) as { path?: unknown; timestamp?: unknown };
+    if (typeof e.path !== 'string') return undefined;
+    const ms = typeof e.timestamp === 'string' ? Date.parse(e.timestamp) : NaN;
+    return { path: e.path, ms: Number.isFinite(ms) ? ms : Date.now() };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Subscribes to the feed while the dashboard is polled. */
+class DecisionRates {
+  private counter = new PathCounter();
+  private unsubscribe: (() => void) | undefined;
+  private idle: NodeJS.Timeout | undefined;
+
+  constructor(private readonly decisions: NonNullable<ConsoleOptions['decisions']>) {}
+
+  perPath(): Record<string, number> {
+    if (!this.unsubscribe) {
+      this.counter = new PathCounter();
+      const now = Date.now();
+      for (const json of this.decisions.recent(1000)) {
+        const p = pathOf(json);
+        if (p && p.ms > now - WINDOW_S * 1000) this.counter.add(p.path, p.ms);
+      }
+      this.unsubscribe = this.decisions.subscribe((json) => {
+        const p = pathOf(json);
+        if (p) this.counter.add(p.path);
+      });
+    }
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = setTimeout(() => this.stop(), IDLE_MS);
+    this.idle.unref();
+    return this.counter.counts();
+  }
+
+  stop(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = undefined;
+    if (this.idle) clearTimeout(this.idle);
+    this.idle = undefined;
+  }
+}
+
+export interface Latency {
+  p50: number | null;
+  p90: number | null;
+  p99: number | null;
+}
+
+/**
+ * Percentiles of http_request_duration_seconds over every request since start, the
+ * console's own requests (handler ui*) left out, interpolated within buckets as
+ * Prometheus' histogram_quantile does; null before the first request.
+ */
+export function latency(h: DurationHistogram): Latency {
+  const bounds = h.upperBounds;
+  const counts = new Array<number>(bounds.length + 1).fill(0);
+  // cumulative bucket values per series: turn them back into per-bucket counts and add up
+  const series = new Map<string, number[]>();
+  for (const v of h.get().values) {
+    if (!v.metricName.endsWith('_bucket')) continue;
+    const handler = String(v.labels['handler'] ?? '');
+    if (handler === 'ui' || handler.startsWith('ui/')) continue;
+    const key = `${v.labels['code']} ${handler} ${v.labels['method']}`;
+    let s = series.get(key);
+    if (!s) series.set(key, (s = []));
+    s.push(v.value);
+  }
+  for (const cum of series.values()) {
+    for (let i = 0; i < cum.length && i < counts.length; i++) counts[i]! += cum[i]! - (i ? cum[i - 1]! : 0);
+  }
+  const total = counts.reduce((a, b) => a + b, 0);
+  const q = (p: number): number | null => {
+    if (!total) return null;
+    const rank = p * total;
+    let acc = 0;
+    for (let i = 0; i < counts.length; i++) {
+      const n = counts[i]!;
+      if (acc + n >= rank && n > 0) {
+        if (i >= bounds.length) return bounds[bounds.length - 1] ?? null; // in +Inf: the highest bound
+        const lo = i ? bounds[i - 1]! : 0;
+        const hi = bounds[i]!;
+        return lo + ((hi - lo) * (rank - acc)) / n;
+      }
+      acc += n;
+    }
+    return bounds[bounds.length - 1] ?? null;
+  };
+  return { p50: q(0.5), p90: q(0.9), p99: q(0.99) };
+}
+
+/** Bundle states: the status document's `bundles`, else the states of the bundle-like plugins. */
+function bundles(ctx: ServerContext): Value {
+  const doc = ctx.opts.status?.();
+  if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
+    const b = (doc as Record<string, Value>)['bundles'];
+    if (b !== undefined) return b;
+  }
+  const out: Record<string, Value> = {};
+  for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
+    if (!s || (name !== 'bundle' && name !== 'discovery' && !name.startsWith('adapter/'))) continue;
+    out[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
+  }
+  return out;
+}
+
+export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions, durations: DurationHistogram): void {
+  const rates = c.decisions ? new DecisionRates(c.decisions) : undefined;
+  app.get(
+    '/ui/api/status',
+    route('ui/api/status', () => {
+      const plugins: Record<string, Value> = {};
+      for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
+        if (s) plugins[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
+      }
+      const body: Record<string, Value> = {
+        bundles: bundles(ctx),
+        plugins,
+        decisions: { per_path: rates?.perPath() ?? {} },
+        latency: latency(durations) as unknown as Value,
+        memory: { ...process.memoryUsage() },
+        uptime_s: process.uptime(),
+      };
+      return sendJSON(toJSONText(body as Value));
+    }),
+  );
+}

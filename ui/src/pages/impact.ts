@@ -1,0 +1,137 @@
+// Impact analysis: replay recorded decisions (or an uploaded NDJSON file) against a
+// candidate policy — a bundle file, a bundle URL, or the playground's modules — and show
+// what changes.
+
+import { api, RequestError, type ChangeKind, type ImpactCandidate, type ImpactReport } from '../api.js';
+import { clear, h, json, type Page } from '../dom.js';
+import { savedState } from './playground.js';
+
+const KIND_LABEL: Record<ChangeKind, string> = { 'allow->deny': 'allow → deny', 'deny->allow': 'deny → allow', value: 'value changed' };
+
+async function fileBase64(f: File): Promise<string> {
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  let bin = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(bin);
+}
+
+export const impactPage: Page = (root) => {
+  const radio = (name: string, value: string, checked = false) => h('input', { type: 'radio', name, value, checked });
+  const bundleFile = h('input.bundle-file', { type: 'file', accept: '.tar.gz,.tgz,application/gzip', 'aria-label': 'bundle file' });
+  const bundleURL = h('input.bundle-url', { type: 'url', placeholder: 'https://…/bundle.tar.gz', 'aria-label': 'bundle URL' });
+  const pg = savedState();
+  const pgFiles = pg ? Object.keys(pg.modules) : [];
+  const ndjsonFile = h('input.ndjson-file', { type: 'file', accept: '.ndjson,.jsonl,.json,application/x-ndjson', 'aria-label': 'decisions file' });
+  const run = h('button.primary.run', { type: 'button' }, 'Run analysis');
+  const out = h('div.impact-out');
+
+  clear(root, h('div.page.impact', {},
+    h('section.panel.form', {},
+      h('div.panel-head', {}, h('h3', {}, 'Candidate policy')),
+      h('div.choices', {},
+        h('label.choice', {}, radio('candidate', 'modules', !!pg), ` Playground modules `, h('span.muted', {}, pgFiles.length ? `(${pgFiles.join(', ')})` : '(none yet: edit modules in the playground)')),
+        h('label.choice', {}, radio('candidate', 'file', !pg), ' Bundle file ', bundleFile),
+        h('label.choice', {}, radio('candidate', 'url'), ' Bundle URL ', bundleURL),
+      ),
+      h('div.panel-head', {}, h('h3', {}, 'Decisions to replay')),
+      h('div.choices', {},
+        h('label.choice', {}, radio('decisions', 'recent', true), ' Recent decisions recorded by this server'),
+        h('label.choice', {}, radio('decisions', 'upload'), ' Upload a decision log (NDJSON) ', ndjsonFile),
+      ),
+      h('div.actions', {}, run),
+    ),
+    out,
+  ));
+  const choice = (name: string) => (root.querySelector(`input[name=${name}]:checked`) as HTMLInputElement | null)?.value;
+  bundleFile.addEventListener('change', () => ((root.querySelector('input[value=file]') as HTMLInputElement).checked = true));
+  bundleURL.addEventListener('input', () => ((root.querySelector('input[value=url]') as HTMLInputElement).checked = true));
+  ndjsonFile.addEventListener('change', () => ((root.querySelector('input[value=upload]') as HTMLInputElement).checked = true));
+
+  const fail = (msg: string) => clear(out, h('div.banner.error', {}, msg));
+
+  run.addEventListener('click', async () => {
+    let candidate: ImpactCandidate;
+    const c = choice('candidate');
+    if (c === 'modules') {
+      const st = savedState();
+      if (!st || !Object.keys(st.modules).length) return fail('The playground has no modules yet.');
+      candidate = { modules: st.modules };
+    } else if (c === 'file') {
+      const f = bundleFile.files?.[0];
+      if (!f) return fail('Choose a bundle file (.tar.gz).');
+      candidate = { bundle_base64: await fileBase64(f) };
+    } else {
+      if (!bundleURL.value.trim()) return fail('Enter a bundle URL.');
+      candidate = { bundle_url: bundleURL.value.trim() };
+    }
+    let ndjson: string | undefined;
+    if (choice('decisions') === 'upload') {
+      const f = ndjsonFile.files?.[0];
+      if (!f) return fail('Choose a decision log file (one JSON event per line).');
+      ndjson = await f.text();
+    }
+    run.disabled = true;
+    clear(out, h('p.muted.running', {}, 'Replaying decisions…'));
+    try {
+      render(await api.impact(candidate, ndjson));
+    } catch (e) {
+      if (e instanceof RequestError && e.status === 501) fail(`Impact analysis is not available on this server: ${e.message}`);
+      else if (e instanceof RequestError) fail(`${e.code}: ${e.message}`);
+      else fail(`Request failed: ${(e as Error).message}`);
+    } finally {
+      run.disabled = false;
+    }
+  });
+
+  const render = (r: ImpactReport) => {
+    const skipped = Object.entries(r.skipped ?? {});
+    const kinds: ChangeKind[] = ['allow->deny', 'deny->allow', 'value'];
+    const sum = (k: 'allow_to_deny' | 'deny_to_allow' | 'value_changed') => r.by_path.reduce((a, p) => a + p[k], 0);
+    clear(out,
+      h('section.panel.summary', {},
+        h('div.stats', {},
+          stat('decisions', r.total), stat('replayed', r.replayed), stat('changed', r.changed, r.changed ? 'warn' : 'ok'),
+          stat('allow → deny', sum('allow_to_deny'), sum('allow_to_deny') ? 'bad' : ''),
+          stat('deny → allow', sum('deny_to_allow'), sum('deny_to_allow') ? 'bad' : ''),
+          stat('value changed', sum('value_changed')),
+        ),
+        skipped.length ? h('p.muted.skipped', {}, 'Skipped: ', skipped.map(([k, n]) => `${k} (${n})`).join(', ')) : null,
+      ),
+      h('section.panel', {},
+        h('div.panel-head', {}, h('h3', {}, 'By path')),
+        h('table.by-path', {},
+          h('thead', {}, h('tr', {}, h('th', {}, 'path'), ...['decisions', 'changed', 'allow → deny', 'deny → allow', 'value changed'].map((t) => h('th.num', {}, t)))),
+          h('tbody', {}, ...(r.by_path.length ? r.by_path.map((p) => h('tr', { 'data-path': p.path },
+            h('td', {}, p.path), h('td.num', {}, p.total), h('td.num', {}, p.changed),
+            h('td.num.a2d', {}, p.allow_to_deny), h('td.num.d2a', {}, p.deny_to_allow), h('td.num.val', {}, p.value_changed))) : [h('tr', {}, h('td.muted', { colspan: 6 }, 'No decisions replayed.'))])),
+        ),
+      ),
+      h('section.panel.examples', {},
+        h('div.panel-head', {}, h('h3', {}, 'Examples')),
+        ...(r.examples.length ? kinds.flatMap((k) => {
+          const ex = r.examples.filter((e) => e.kind === k);
+          if (!ex.length) return [];
+          return [h('h4', {}, `${KIND_LABEL[k]} (${ex.length})`), ...ex.map(example)];
+        }) : [h('p.muted', {}, 'No decision changes.')]),
+      ),
+    );
+  };
+};
+
+function example(e: ImpactReport['examples'][number]): HTMLElement {
+  const diff = h('ul.diff', {}, ...e.diff.map((d) => h('li.diff-' + d.op, {},
+    h('code', {}, `${d.op} ${d.path || '/'}`), ' ',
+    'old' in d ? h('del', {}, JSON.stringify(d.old)) : null, ' ',
+    'new' in d ? h('ins', {}, JSON.stringify(d.new)) : null)));
+  return h('details.example', { 'data-kind': e.kind, 'data-id': e.decision_id },
+    h('summary', {}, h('span.badge.k-' + e.kind.replace('->', '-'), {}, KIND_LABEL[e.kind]), ' ', h('code', {}, e.path), ' — ', h('code.muted', {}, e.decision_id)),
+    h('div.detail-grid', {},
+      h('div', {}, h('h5', {}, 'input'), h('pre', {}, json(e.input))),
+      h('div', {}, h('h5', {}, 'result diff'), diff, h('p.before-after.muted', {}, `before ${JSON.stringify(e.before)} → after ${JSON.stringify(e.after)}`)),
+      h('div', {}, h('h5', {}, 'rules involved'), e.rules.length ? h('ul.rules', {}, ...e.rules.map((x) => h('li', {}, h('code', {}, x)))) : h('p.muted', {}, 'none reported')),
+    ));
+}
+
+function stat(label: string, n: number, tone = ''): HTMLElement {
+  return h('div.stat' + (tone ? `.${tone}` : ''), { 'data-stat': label }, h('div.stat-n', {}, n), h('div.stat-l', {}, label));
+}
