@@ -11,12 +11,10 @@
 // Ports: DEMO_INSIGHTS_PORT (9701), DEMO_CI_PORT (9702), DEMO_PORT (8181).
 
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
 import { addVersion, insightsStandIn } from '../../test/plugins/adapters/stand-ins/insights.js';
 import { followed, job, pipelineStandIn } from '../../test/plugins/adapters/stand-ins/pipeline.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/cli/main.js');
 const port = (name: string, d: number): number => Number(process.env[name] ?? d);
 
 async function standIns() {
@@ -37,19 +35,6 @@ async function standIns() {
   return { insights, ci };
 }
 
-async function waitHealthy(url: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`${url}/health?bundles&plugins`)).status === 200) return;
-    } catch {
-      /* not listening yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error('the server did not become healthy in 20 s');
-}
-
-const show = (title: string, v: unknown): void => console.log(`\n## ${title}\n${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}`);
 
 async function main(): Promise<void> {
   const { insights, ci } = await standIns();
@@ -76,16 +61,9 @@ async function main(): Promise<void> {
     }
     const status = (await (await fetch(`${url}/v1/status`)).json()) as { result: { adapters: Record<string, { active_revision: string; last_successful_request: string }> } };
     show('GET /v1/status (adapters)', Object.fromEntries(Object.entries(status.result.adapters).map(([k, v]) => [k, { active_revision: v.active_revision, last_successful_request: v.last_successful_request }])));
-    // asynchronously: the stand-in answering it lives in this process
-    const check = await new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-      const p = spawn(process.execPath, [BIN, 'deps-check', '--insights-url', insights.url, 'examples/adapters/package-lock.json', 'examples/adapters/requirements.txt'], { cwd: ROOT });
-      const out = { stdout: '', stderr: '' };
-      p.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
-      p.stderr.on('data', (c: Buffer) => (out.stderr += c.toString()));
-      p.on('close', (status) => done({ status, ...out }));
-    });
-    show(`$ regolith deps-check --insights-url ${insights.url} examples/adapters/package-lock.json examples/adapters/requirements.txt  (exit ${check.status})`, check.stdout + check.stderr);
-    failed = violations.result.length === 0 || check.status !== 1;
+    const check = await regolith(['deps-check', '--insights-url', insights.url, 'examples/adapters/package-lock.json', 'examples/adapters/requirements.txt']);
+    show(`$ regolith deps-check --insights-url ${insights.url} examples/adapters/package-lock.json examples/adapters/requirements.txt  (exit ${check.code})`, check.out);
+    failed = violations.result.length === 0 || check.code !== 1;
   } catch (e) {
     console.error(`demo failed: ${(e as Error).message}\n${stderr}`);
     failed = true;

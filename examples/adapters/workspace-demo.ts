@@ -8,16 +8,13 @@
 // Ports: DEMO_PORT (8181); the stand-ins take free ports.
 
 import { spawn } from 'node:child_process';
-import { join, resolve } from 'node:path';
+import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
 import { fullBuffer } from '../../test/plugins/adapters/crash/fixtures.js';
-import { entry, event } from '../../test/plugins/adapters/stand-ins/calendar.js';
+import { calendarStandIn, entry, event } from '../../test/plugins/adapters/stand-ins/calendar.js';
 import { addDeployment, deploymentsStandIn } from '../../test/plugins/adapters/stand-ins/deployments.js';
 import { directoryStandIn, group, member, orgUnit, user } from '../../test/plugins/adapters/stand-ins/directory.js';
-import { calendarStandIn } from '../../test/plugins/adapters/stand-ins/calendar.js';
 import { driveStandIn, file, permission } from '../../test/plugins/adapters/stand-ins/drive.js';
 
-const ROOT = resolve(import.meta.dirname, '../..');
-const BIN = join(ROOT, 'dist/cli/main.js');
 const HOUR = 3_600_000;
 
 async function standIns() {
@@ -53,18 +50,6 @@ async function standIns() {
   return { directory, drive, calendar, deployments };
 }
 
-const show = (title: string, v: unknown): void => console.log(`\n## ${title}\n${typeof v === 'string' ? v : JSON.stringify(v, null, 2)}`);
-
-function run(args: string[]): Promise<{ code: number | null; out: string }> {
-  return new Promise((done) => {
-    const p = spawn(process.execPath, [BIN, ...args], { cwd: ROOT });
-    let out = '';
-    p.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    p.stderr.on('data', (c: Buffer) => (out += c.toString()));
-    p.on('close', (code) => done({ code, out }));
-  });
-}
-
 async function main(): Promise<void> {
   const apis = await standIns();
   const addr = `127.0.0.1:${process.env['DEMO_PORT'] ?? 8181}`;
@@ -79,12 +64,7 @@ async function main(): Promise<void> {
   const post = async (path: string, body: unknown) => (await (await fetch(url + path, { method: 'POST', body: JSON.stringify(body) })).json()) as { result?: unknown };
   let failed = false;
   try {
-    for (let i = 0; ; i++) {
-      const ok = await fetch(`${url}/health?bundles&plugins`).then((r) => r.status === 200, () => false);
-      if (ok) break;
-      if (i > 200) throw new Error('the server did not become healthy in 20 s');
-      await new Promise((r) => setTimeout(r, 100));
-    }
+    await waitHealthy(url);
     const access = async (u: string) => (await post('/v1/data/regolith/directory/access/decision', { input: { user: u } })).result;
     show('directory: may alice (Engineering/Platform, in eng through platform) and bob (suspended) in?', { alice: await access('alice@example.com'), bob: await access('bob@example.com') });
     show('drive: files shared outside example.com with write access', (await post('/v1/data/regolith/drive_sharing/violations', {})).result);
@@ -93,7 +73,7 @@ async function main(): Promise<void> {
     show('deployments: may web (owner alice, out of office now) deploy now?', (await post('/v1/data/regolith/deployments/change_window/decision', { input: { project: 'acme-prod', deployment: 'web', time: new Date().toISOString() } })).result);
     const crash = await fetch(`${url}/v1/events/crashes`, { method: 'POST', headers: { authorization: 'Bearer crash-demo-token', 'content-type': 'application/x-protobuf' }, body: Buffer.from(fullBuffer()) });
     show(`crash report (protobuf) -> ${crash.status}`, await crash.json());
-    const up = await run(['upgrade-check', '--cluster', 'test/cli/fixtures/upgrade/facts.yaml', '--organization', 'test/cli/fixtures/upgrade/org.json', 'test/cli/fixtures/upgrade/overrides-broken.yaml']);
+    const up = await regolith(['upgrade-check', '--cluster', 'test/cli/fixtures/upgrade/facts.yaml', '--organization', 'test/cli/fixtures/upgrade/org.json', 'test/cli/fixtures/upgrade/overrides-broken.yaml']);
     show(`$ regolith upgrade-check --cluster facts.yaml --organization org.json overrides-broken.yaml  (exit ${up.code})`, up.out);
     failed = crash.status !== 200 || up.code !== 1;
   } catch (e) {

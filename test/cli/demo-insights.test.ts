@@ -2,22 +2,13 @@
 // unchanged, against the stand-ins, through the built binary.
 
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from './helpers.js';
+import { freePort } from '../plugins/sidecar/helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
-/** A port nobody listens on right now (so parallel test files do not collide). */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const s = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 describe('npm run demo:insights', () => {
   it('starts the stand-ins and the server from examples/adapters/regolith.yaml and shows decisions over the adapters\' data', async () => {

@@ -186,6 +186,8 @@ describe('regolith run --server --workers 2', () => {
     const ctrl = new AbortController();
     const res = await fetch(`${run.url}/ui/api/decisions/stream`, { signal: ctrl.signal });
     const reader = res.body!.getReader();
+    // the worker asks the primary for the feed when the stream subscribes: let that arrive
+    await new Promise((r) => setTimeout(r, 100));
     let text = '';
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push((await request('POST', '/v1/data/authz/allow', { input: { user: 'carol' } })).body.decision_id);

@@ -3,9 +3,6 @@
 // the supply-chain policy over the result and prints the violations. Exit codes: 0 none,
 // 1 violations, 2 an error. A progress bar is drawn on stderr when it is a terminal.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { toJSONText, type Value } from '../../engine/index.js';
 import { loadConfig, type ServiceConfig } from '../../plugins/config/index.js';
 import { ServiceClient } from '../../plugins/services/client.js';
@@ -13,6 +10,7 @@ import { AdapterHttp, DEFAULT_RETRY } from '../../plugins/adapters/http.js';
 import { readInsights, type InsightsSettings } from '../../plugins/adapters/insights/index.js';
 import { REAL_TIMING } from '../../plugins/timing.js';
 import { CLIError, out } from '../io.js';
+import { shippedPolicyDir } from '../shipped-policy.js';
 import { loadPaths } from '../load-paths.js';
 import { buildPolicySet, CommandErrors } from '../policy-set.js';
 import { prepareQuery, runPrepared } from '../run-query.js';
@@ -32,18 +30,6 @@ export interface Violation {
   version: string;
   rule: string;
   message: string;
-}
-
-/** The directory of the policy regolith ships (policies/supply-chain in the package). */
-export function shippedPolicyDir(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pkg = join(dir, 'package.json');
-    if (existsSync(pkg) && (JSON.parse(readFileSync(pkg, 'utf8')) as { name?: string }).name === 'regolith') return join(dir, 'policies', 'supply-chain');
-    const up = dirname(dir);
-    if (up === dir) throw new CLIError('the shipped supply-chain policy was not found: give --policy', 2);
-    dir = up;
-  }
 }
 
 /** The insights service: --insights-url, or the service of the configuration's package_insights adapter. */
@@ -98,7 +84,9 @@ export async function depsCheckAction(lockfiles: string[], f: Flags): Promise<vo
   }
   let violations: Violation[];
   try {
-    const loaded = await loadPaths({ paths: [f.policy ?? shippedPolicyDir(), ...f.data] });
+    const dir = f.policy ?? shippedPolicyDir('supply-chain');
+    if (!dir) throw new CLIError('the shipped supply-chain policy was not found: give --policy', 2);
+    const loaded = await loadPaths({ paths: [dir, ...f.data] });
     const set = buildPolicySet(loaded);
     const prepared = prepareQuery(set, 'data.regolith.supply_chain.violations', 'v1');
     const data = { ...loaded.data, insights: insights as unknown as Value };

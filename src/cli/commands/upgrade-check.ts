@@ -11,7 +11,7 @@ import { buildPolicySet, CommandErrors } from '../policy-set.js';
 import { asciiTable } from '../result-table.js';
 import { prepareQuery, runPrepared } from '../run-query.js';
 import { fetchOrganization, ManagementApiError, type Organization } from '../upgrade/management-api.js';
-import { upgradePolicyDir } from '../upgrade/policy-dir.js';
+import { shippedPolicyDir } from '../shipped-policy.js';
 import { readYaml, YamlFileError } from '../upgrade/read-yaml.js';
 
 interface Flags {
@@ -108,7 +108,7 @@ export async function upgradeCheckAction(overridesFile: string, f: Flags): Promi
   }
   let violations: UpgradeViolation[];
   try {
-    const dir = f.policy ?? upgradePolicyDir();
+    const dir = f.policy ?? shippedPolicyDir('runtime-upgrade');
     if (!dir) throw new CLIError('the shipped runtime-upgrade policy was not found: give --policy', 2);
     const loaded = await loadPaths({ paths: [dir] });
     const set = buildPolicySet(loaded);

@@ -37,6 +37,8 @@ const REPLY_MS = 60_000;
 /** One worker as the primary sees it: replies awaited by kind and sequence number. */
 class Member {
   joined = false;
+  /** Its console streams decisions: logged events go to it. */
+  wantsFeed = false;
   /** Resolves when the worker listens for messages (sent earlier, they would be lost). */
   readonly hello: Promise<void>;
   greeted!: () => void;
@@ -179,9 +181,10 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
   const replicator = new Replicator(store, () => [...members.values()], logger);
   // the owner's app: the routes of every worker, over the one store (the workers checked access)
   const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, console: rt.console });
-  // every logged (masked) decision to every worker's console feed
+  // logged (masked) decisions to the workers whose console streams them, and only those:
+  // nothing crosses per decision while nobody watches
   const unfeed = rt.plugins.decisionFeed?.subscribe((json) => {
-    for (const m of members.values()) if (m.joined) m.send({ t: 'decision-event', json });
+    for (const m of members.values()) if (m.wantsFeed) m.send({ t: 'decision-event', json });
   });
   let metricIds = 0;
 
@@ -206,8 +209,10 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
   const pushStates = (to?: Member): void => {
     const states = rt.plugins.serverOptions.pluginStatus?.() ?? {};
     const text = JSON.stringify(states);
-    if (!to && text === lastStates) return;
-    lastStates = text;
+    if (!to) {
+      if (text === lastStates) return;
+      lastStates = text;
+    }
     for (const m of to ? [to] : members.values()) m.send({ t: 'plugins', states });
   };
   const statesTimer = setInterval(() => pushStates(), 200);
@@ -239,6 +244,9 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
             (res) => m.send({ t: 'answer', id: msg.id, res }),
             (e: Error) => m.send({ t: 'answer', id: msg.id, error: e.message }),
           );
+          break;
+        case 'feed':
+          m.wantsFeed = msg.on;
           break;
         case 'decision':
           void rt.plugins.serverOptions.decisionLogger?.(decodeEvent(msg.event));

@@ -24,6 +24,8 @@ export type ToPrimary =
   | { t: 'applied'; seq: number; error?: string }
   | { t: 'forward'; id: number; req: ForwardedRequest }
   | { t: 'decision'; event: string }
+  /** The worker's console has stream listeners (on), or none left (off). */
+  | { t: 'feed'; on: boolean }
   | { t: 'metrics'; id: number; json: unknown };
 
 const VALUE_FIELDS = ['input', 'result', 'nd_builtin_cache'] as const;
@@ -45,7 +47,7 @@ export function decodeEvent(text: string): DecisionEvent {
 export function primaryOwns(method: string, path: string): boolean {
   // decisions (POST /v1/data/...) answer at the first comparison
   if (method === 'POST') return path.startsWith('/v1/events/') || path === '/ui/api/impact';
-  if (method === 'GET') return path === '/v1/status' || path === '/metrics' || path === '/ui/api/status';
+  if (method === 'GET') return path === '/v1/status' || path === '/metrics' || path === '/ui/api/status' || path === '/ui/api/decisions';
   if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return false;
   return path === '/v1/data' || path.startsWith('/v1/data/') || path.startsWith('/v1/policies/');
 }

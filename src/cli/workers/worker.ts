@@ -14,7 +14,7 @@ import type { ClusterHooks, ForwardedResponse } from '../../server/cluster.js';
 import type { Config } from '../../plugins/config/index.js';
 import { encodeEvent, primaryOwns, type ToPrimary, type ToWorker } from './protocol.js';
 import { applyDelta, applyFullState } from './replication.js';
-import { DecisionFeed } from '../console/feed.js';
+import { DecisionFeed } from '../../plugins/logs/feed.js';
 import { PlaygroundSandbox } from '../console/sandbox.js';
 
 export interface WorkerOptions {
@@ -47,7 +47,9 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const joinedP = new Promise<void>((r) => (joined = r));
   // changes apply one at a time, in the order they came
   let applying = Promise.resolve();
-  const feed = new DecisionFeed();
+  // the console's live stream; the primary sends events only while someone here listens
+  // (recent decisions are answered by the primary: GET /ui/api/decisions is forwarded)
+  const feed = new DecisionFeed({ events: 1, onListeners: (n) => send({ t: 'feed', on: n > 0 }) });
 
   process.on('message', (m: ToWorker) => {
     switch (m.t) {

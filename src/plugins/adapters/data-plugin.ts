@@ -160,7 +160,7 @@ export class DataAdapterPlugin implements Plugin {
   }
 
   status(): PluginStatus {
-    if (!this.activatedOnce) return this.status_.message === undefined ? { state: 'NOT_READY' } : { state: 'NOT_READY', message: this.status_.message };
+    if (!this.activatedOnce) return { state: 'NOT_READY', message: this.status_.message };
     return { state: 'OK' };
   }
 

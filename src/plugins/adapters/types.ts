@@ -9,6 +9,10 @@ import type { PluginLogger } from '../plugin.js';
 import type { AdapterHttp } from './http.js';
 
 export type JSONValue = null | boolean | number | string | JSONValue[] | { [k: string]: JSONValue };
+export type JSONObject = { [k: string]: JSONValue };
+
+/** A JSON object (not an array, not null): what the APIs' answers are read through. */
+export const isObj = (v: unknown): v is JSONObject => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export interface ReadContext {
   http: AdapterHttp;

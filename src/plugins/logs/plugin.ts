@@ -11,6 +11,7 @@ import type { ServiceClient } from '../services/client.js';
 import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timing } from '../timing.js';
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import { EventBuffer } from './buffer.js';
+import { DecisionFeed } from './feed.js';
 import { chunkEvents } from './chunk.js';
 import { buildEvent, encodeEvent } from './event.js';
 import type { DecisionEvent } from '../../engine/index.js';
@@ -31,9 +32,6 @@ export interface DecisionLogPluginOptions {
   onChange?: () => void;
 }
 
-/** The console feed keeps at most this many events, and at most about this many characters of them. */
-const FEED_EVENTS = 1000;
-const FEED_BYTES = 32 * 1024 * 1024;
 
 export interface UploadStatus {
   code?: string;
@@ -56,10 +54,12 @@ export class DecisionLogPlugin implements Plugin {
   private lastError: { message: string; httpCode?: number } | undefined;
   /** Events accepted, uploaded and dropped by policy (tests and status read them). */
   readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0, nd_builtin_cache_dropped: 0 };
-  /** The web console's feed: the last encoded events (masked, never dropped ones), oldest first, and its listeners. */
-  private readonly feed: string[] = [];
-  private feedBytes = 0;
-  private readonly feedListeners = new Set<(eventJson: string) => void>();
+  /** The web console's feed: the last encoded events (masked, never dropped ones) and its listeners. */
+  private readonly feed = new DecisionFeed({
+    events: 1000,
+    bytes: 32 * 1024 * 1024,
+    onListenerError: (err) => this.log.error({ err: (err as Error).message }, 'Decision log feed listener failed.'),
+  });
 
   constructor(private readonly opts: DecisionLogPluginOptions) {
     if (!opts.config.decision_logs) throw new Error('decision_logs is not configured');
@@ -122,7 +122,7 @@ export class DecisionLogPlugin implements Plugin {
     }
     const encoded = this.fitted(filtered);
     this.counts.logged++;
-    this.toFeed(encoded);
+    this.feed.push(encoded);
     if (this.consoleLogger) {
       this.consoleLogger.info({ ...(JSON.parse(encoded) as object), type: 'openpolicyagent.org/decision_logs' }, 'Decision Log');
     }
@@ -131,27 +131,12 @@ export class DecisionLogPlugin implements Plugin {
 
   /** The last `limit` events logged (encoded JSON, as uploaded), oldest first. */
   recent(limit: number): string[] {
-    return limit > 0 ? this.feed.slice(-limit) : [];
+    return this.feed.recent(limit);
   }
 
   /** Calls `fn` with each event as it is logged; returns the unsubscribe function. */
   subscribe(fn: (eventJson: string) => void): () => void {
-    this.feedListeners.add(fn);
-    return () => void this.feedListeners.delete(fn);
-  }
-
-  /** Keeps the last FEED_EVENTS events (within FEED_BYTES) and tells the listeners; a failing listener is ignored. */
-  private toFeed(encoded: string): void {
-    this.feed.push(encoded);
-    this.feedBytes += encoded.length;
-    while (this.feed.length > FEED_EVENTS || (this.feedBytes > FEED_BYTES && this.feed.length > 1)) this.feedBytes -= this.feed.shift()!.length;
-    for (const fn of this.feedListeners) {
-      try {
-        fn(encoded);
-      } catch (err) {
-        this.log.error({ err: (err as Error).message }, 'Decision log feed listener failed.');
-      }
-    }
+    return this.feed.subscribe(fn);
   }
 
   /**

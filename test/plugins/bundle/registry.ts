@@ -6,22 +6,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import { type AddressInfo } from 'node:net';
+import { freePort } from '../sidecar/helpers.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const REGISTRY_BIN = ['/usr/bin/docker-registry', '/usr/local/bin/docker-registry', '/usr/bin/registry'].find((p) => existsSync(p));
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '../sidecar/helpers.js';
 
 export interface Registry {
   /** host:port */

@@ -2,7 +2,7 @@
 // helpers to build bundles with the bundle-format code and wait for conditions.
 
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
 import { newPlainObject, type PlainObject } from '../../../src/value/index.js';
 import { writeBundle, type Bundle, type SigningConfig } from '../../../src/bundle/index.js';
@@ -46,6 +46,18 @@ export async function httpServer(handler: Handler, port = 0): Promise<TestHTTPSe
       server.close(() => r());
     });
   return state;
+}
+
+/** A loopback port nobody listens on right now (for servers that need their port up front). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as AddressInfo).port;
+      s.close(() => resolve(port));
+    });
+  });
 }
 
 /** Test timing: 1 configured second = `ms` milliseconds, no jitter. */

@@ -5,6 +5,7 @@
 
 import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
+import { isObj } from '../types.js';
 
 export const API = '/calendar/v3';
 
@@ -19,7 +20,6 @@ export const FREE_BUSY_MAX = 50;
 export const MAX_PAGE = { calendarList: 250, acl: 250, settings: 250, events: 2500 } as const;
 
 export type Obj = Record<string, JSONValue>;
-export const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const enc = encodeURIComponent;
 export const calendarPath = (id: string): string => `${API}/calendars/${enc(id)}`;

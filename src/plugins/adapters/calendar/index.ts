@@ -17,8 +17,9 @@
 import { fail, type Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue, PushChannel } from '../types.js';
-import { aclRules, calendarList, EVENT_TYPES, events, freeBusy, isNoAccess, isObj, settings as userSettings, stopChannel, watch, type EventType, type Obj, type Watched, type Window } from './client.js';
+import { aclRules, calendarList, EVENT_TYPES, events, freeBusy, isNoAccess, settings as userSettings, stopChannel, watch, type EventType, type Obj, type Watched, type Window } from './client.js';
 import { pool } from '../pool.js';
+import { isObj } from '../types.js';
 
 export interface CalendarSettings {
   /** Calendar ids; undefined: every entry of the calendar list. */

@@ -5,6 +5,7 @@
 
 import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
+import { isObj } from '../types.js';
 
 export const API = '/deploymentmanager/v2beta/projects';
 
@@ -15,7 +16,6 @@ export const MAX_PAGE = 500;
 export const IAM_POLICY_VERSION = 3;
 
 export type Obj = Record<string, JSONValue>;
-export const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const enc = encodeURIComponent;
 export const projectPath = (project: string): string => `${API}/${enc(project)}/global`;

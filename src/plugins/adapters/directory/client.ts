@@ -6,6 +6,7 @@
 
 import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue, PushChannel, WatchContext } from '../types.js';
+import { isObj } from '../types.js';
 
 export const API = '/admin/directory/v1';
 /** Where channels/stop is, as the seed documents it (the Admin SDK has it at /admin/directory_v1/channels/stop). */
@@ -17,7 +18,6 @@ export type WatchEvent = (typeof WATCH_EVENTS)[number];
 
 type Obj = Record<string, JSONValue>;
 type Query = Record<string, string | number | boolean | undefined>;
-export const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const enc = encodeURIComponent;
 

@@ -37,8 +37,9 @@ import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue, PushChannel, WatchContext } from '../types.js';
 import type { PluginLogger } from '../../plugin.js';
 import * as api from './client.js';
-import { CHANNELS_STOP, isObj, MAX_PAGE, WATCH_EVENTS, type Scope, type WatchEvent } from './client.js';
+import { CHANNELS_STOP, MAX_PAGE, WATCH_EVENTS, type Scope, type WatchEvent } from './client.js';
 import { pool } from '../pool.js';
+import { isObj } from '../types.js';
 
 export const RESOURCES = ['users', 'groups', 'members', 'org_units', 'roles', 'role_assignments', 'privileges', 'domains', 'domain_aliases', 'chromeos_devices', 'mobile_devices'] as const;
 export type Resource = (typeof RESOURCES)[number];

@@ -6,6 +6,7 @@
 
 import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
+import { isObj } from '../types.js';
 
 export const API = '/drive/v2';
 /** The documented maximum of files.list and changes.list maxResults. */
@@ -13,7 +14,6 @@ export const MAX_RESULTS = 1000;
 
 type Obj = Record<string, JSONValue>;
 type Query = Record<string, string | number | boolean | undefined>;
-export const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
  * One corpus the adapter follows, with its own change feed: the user's files and every

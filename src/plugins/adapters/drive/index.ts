@@ -29,12 +29,11 @@
 
 import { fail, type Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
-import type { AdapterType, DataSource, JSONValue, PushChannel, ReadContext } from '../types.js';
+import { isObj, type AdapterType, type DataSource, type JSONValue, type PushChannel, type ReadContext } from '../types.js';
 import {
   answered,
   getDrive,
   getFile,
-  isObj,
   listChanges,
   listDrives,
   listFiles,

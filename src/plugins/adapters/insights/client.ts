@@ -7,6 +7,7 @@ import { AdapterHttpError, type AdapterHttp } from '../http.js';
 import type { JSONValue } from '../types.js';
 import { encodeFull } from './encode.js';
 import { checkBatchPurl, type VersionKey } from './packages/index.js';
+import { isObj } from '../types.js';
 
 /** The API refuses larger batches (400). */
 export const MAX_BATCH = 5000;
@@ -25,7 +26,6 @@ export interface PurlAnswer {
 }
 
 type Obj = Record<string, JSONValue>;
-const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const nonEmpty = (v: JSONValue | undefined): Obj | undefined => (isObj(v) && Object.keys(v).length ? v : undefined);
 
 function chunks<T>(xs: T[], n: number): T[][] {

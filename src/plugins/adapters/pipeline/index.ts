@@ -9,6 +9,7 @@ import { fail, Section } from '../../config/section.js';
 import type { AdapterHttp } from '../http.js';
 import type { AdapterType, DataSource, JSONValue } from '../types.js';
 import { followedProjects, MAX_LIMIT, recentJobs, testMetadata, type JobQuery, type ProjectRef } from './client.js';
+import { isObj } from '../types.js';
 
 export interface PipelineSettings {
   projects?: (ProjectRef & { branches?: string[] })[];
@@ -17,7 +18,6 @@ export interface PipelineSettings {
 }
 
 type Obj = Record<string, JSONValue>;
-const isObj = (v: JSONValue | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export const projectKey = (p: ProjectRef): string => `${p.vcs_type}/${p.username}/${p.project}`;
 

@@ -2,9 +2,8 @@
 // package under `packages` keyed by its node_modules path; version 1 nests `dependencies`.
 
 import { PackageListError, type VersionKey } from './types.js';
+import { isObj } from '../../types.js';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 export function readNpmLock(text: string, file: string): VersionKey[] {
   let doc: unknown;

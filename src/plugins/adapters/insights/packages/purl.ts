@@ -2,6 +2,7 @@
 // version key, and checked for the batch API, which takes versioned purls without
 // qualifiers or subpath only.
 
+import { encodeFull } from '../encode.js';
 import { PackageListError, type System, type VersionKey } from './types.js';
 
 export interface Purl {
@@ -24,7 +25,7 @@ const dec = (s: string): string => {
   }
 };
 /** A purl component: everything but unreserved characters percent-encoded (`:` too, though the spec allows it). */
-const enc = (s: string): string => encodeURIComponent(s).replace(/[!'()*]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
+const enc = encodeFull;
 
 export function parsePurl(s: string): Purl {
   if (!s.startsWith('pkg:')) throw new PackageListError(`"${s}" is not a purl (it must start with pkg:)`);
