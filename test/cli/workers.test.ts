@@ -139,6 +139,8 @@ describe('regolith run --server --workers 2', () => {
           failed++;
           resolve();
         });
+        // a request that hangs counts as failed (and cannot hold the test until its timeout)
+        req.setTimeout(5000, () => req.destroy(new Error('timed out')));
         req.end(JSON.stringify({ input: { user: 'alice' } }));
       });
     const loops = Array.from({ length: 4 }, async () => {

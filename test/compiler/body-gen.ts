@@ -616,7 +616,8 @@ function genBodyIn(g: G, s: Scope, size: number): Body {
   const exprs: Ex[] = [];
   const vars = new Map<string, Ty>();
   for (let tries = 0; exprs.length < size && tries < size * 6; tries++) {
-    const wantGen = exprs.length === 0 ? int(g, 0, 3) > 0 : int(g, 0, 3) === 0;
+    // a body is never empty (`[x | ]` is no Rego): when every try failed, the last one generates
+    const wantGen = exprs.length === 0 ? int(g, 0, 3) > 0 || tries === size * 6 - 1 : int(g, 0, 3) === 0;
     const got: { e: Ex; out: [string, Ty][]; pre?: Ex } | undefined = wantGen ? generator(g, s) : dependent(g, s);
     if (!got) continue;
     if (got.pre) exprs.push(got.pre);

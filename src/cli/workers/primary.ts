@@ -176,6 +176,10 @@ const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding'
 /** Starts `n` workers and supervises them until a signal; resolves with the exit code. */
 export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs: number): Promise<number> {
   const { logger, store } = rt;
+  // workers accept connections themselves (SCHED_NONE): with the default round-robin the
+  // primary accepts and hands each connection over, and one handed to a worker that dies
+  // before taking it stays open in the primary — a client that hangs instead of failing
+  cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ serialization: 'advanced' });
   const members = new Map<number, Member>();
   const replicator = new Replicator(store, () => [...members.values()], logger);
