@@ -22,7 +22,7 @@ import { RegoEvalError } from '../eval/errors.js';
 import { callFunction } from '../eval/rules.js';
 import { dataAt } from '../eval/virtual-doc.js';
 import { equal, parseNumber, RSet, makeObject, type Value } from '../value/index.js';
-import { iterate, lookup as collGet } from '../value/collections.js';
+import { isCollection, iterate, lookup as collGet } from '../value/collections.js';
 import { QueryPlan } from '../eval/query.js';
 import { Dependence, rootPath } from './dependence.js';
 import { bind, cons, itemsSince, lookup, save, type State } from './state.js';
@@ -124,6 +124,8 @@ export class PartialEvaluator {
   /** Propagated symbolic refs: the term a variable was bound to -> its id. */
   readonly propIds = new WeakMap<Term, number>();
   private props = 0;
+  /** Plugging an expression the evaluator runs itself: variables only (see withExpr). */
+  private varsOnly = false;
 
   constructor(
     readonly policy: CompiledPolicy,
@@ -352,7 +354,8 @@ export class PartialEvaluator {
         const v = this.freshVar();
         return k(bind(this.saveAt(st, callExpr('eq', [v, p])), key, v));
       }
-      if (!isKnown(p) && p.type === 'ref') {
+      if (!isKnown(p) && (p.type === 'ref' || (p.type === 'var' && (p.value === 'input' || p.value === 'data')))) {
+        // a whole unknown document is undefined when missing: its definedness counts too
         const id = this.props++;
         this.propIds.set(p, id);
         return k({ ...bind(st, key, p), props: cons({ term: p, id }, st.props) });
@@ -846,6 +849,8 @@ export class PartialEvaluator {
   private every(t: Every, e: Expr, fr: Frame0, st: State, k: K): void {
     this.term(t.domain, fr, st, (d, s) => {
       let keep = !isKnown(d);
+      // every over a known value that is no collection is false, as in full evaluation
+      if (isKnown(d) && !isCollection(d.v)) return;
       if (isKnown(d)) {
         let failed = false;
         iterate(d.v, (key, val) => {
@@ -895,8 +900,15 @@ export class PartialEvaluator {
       if (p && this.o.unknowns.overlaps(p)) touches = true;
     }
     if (!touches) {
+      // only variables are plugged: documents and functions are read under the `with`
       let ns = st;
-      const whole = this.plugExpr(e, fr, st, (x) => (ns = x));
+      this.varsOnly = true;
+      let whole: Expr;
+      try {
+        whole = this.plugExpr(e, fr, st, (x) => (ns = x));
+      } finally {
+        this.varsOnly = false;
+      }
       return this.evaluateWhole(whole, fr, ns, k);
     }
     const targets: string[][] = [];
@@ -932,6 +944,8 @@ export class PartialEvaluator {
     const cq = this.policy.compileQuery([{ ...whole, index: 0 }]);
     const plan = new QueryPlan(this.policy, cq, [whole]);
     for (const r of plan.run({ input: this.scope.input, data: this.o.data })) {
+      // a query answers a false expression with the value false: as a body, it fails
+      if (r.expressions.some((x) => x.value === false)) continue;
       const run = (names: string[], s: State): void => {
         if (!names.length) return k(s);
         const [n, ...rest] = names;
@@ -967,6 +981,7 @@ export class PartialEvaluator {
   }
 
   private plugOperator(op: Term): Term {
+    if (this.varsOnly) return op;
     const p = rootPath(op);
     if (p?.[0] !== 'data') return op;
     const node = this.policy.root.find(p.slice(1));
@@ -1021,6 +1036,7 @@ export class PartialEvaluator {
 
   /** input/data refs inside a construct kept whole. */
   private plugRootRef(r: Term & { type: 'ref' }): Term {
+    if (this.varsOnly) return r;
     const path = rootPath(r)!;
     if (path[0] === 'input') {
       if (this.o.unknowns.overlaps(path) || this.scope.input === undefined) return r;
