@@ -11,7 +11,7 @@ export function planQuery(policy: CompiledPolicy, query: string | Body, regoVers
   const t0 = metrics ? process.hrtime.bigint() : 0n;
   const body = typeof query === 'string' ? parseQuery(query, { regoVersion }) : query;
   const t1 = metrics ? process.hrtime.bigint() : 0n;
-  const plan = new QueryPlan(policy, policy.compileQuery(body), body);
+  const plan = new QueryPlan(policy, policy.compileQuery(body), body, 'query');
   if (metrics) {
     metrics['timer_rego_query_parse_ns'] = Number(t1 - t0);
     metrics['timer_rego_query_compile_ns'] = Number(process.hrtime.bigint() - t1);

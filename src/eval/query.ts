@@ -10,7 +10,9 @@ import { compileBody } from './closures/exprs.js';
 import type { Step } from './closures/types.js';
 import type { Value } from '../value/index.js';
 import { TraceSink, type Tracer } from './trace/events.js';
-import { traceQuery } from './trace/plan.js';
+import { traceExpr, traceQuery } from './trace/plan.js';
+import { captures, iterates } from './query-capture.js';
+import { isSome } from '../compiler/terms.js';
 
 export interface RunOptions extends QueryStateOptions {
   input?: Value;
@@ -40,10 +42,17 @@ export class QueryPlan {
   private outputs!: { name: string; slot: number }[];
   private exprs!: { slot: number; text: string; location?: Location }[];
 
+  /**
+   * `mode` 'query' gives an ad-hoc query OPA's value capture (see query-capture.ts): what
+   * eval, /v1/query, the Data API and the library's prepare() run (engine/queries.ts).
+   * 'body' (the default) evaluates the expressions as a rule body would (a false value
+   * fails), for callers that run a piece of a policy on its own (the partial evaluator).
+   */
   constructor(
     readonly policy: CompiledPolicy,
     readonly cq: CompiledQuery,
     private readonly original: Body,
+    private readonly mode: 'query' | 'body' = 'body',
   ) {
     const { step, nslots } = this.build(false);
     this.step = step;
@@ -55,14 +64,36 @@ export class QueryPlan {
     const { policy, cq, original } = this;
     const pc = new PlanCtx(policy.root, '');
     pc.traced = traced;
-    const exprSlots = new Map<number, number>();
-    this.exprs = original.map((e) => {
+    const query = this.mode === 'query';
+    // Reported: the compiled expressions in evaluation order, as OPA reports them; a bare
+    // `some x` is gone after OPA's local-variable rewriting, and a query of nothing else
+    // is the expression `true` (with no text or location).
+    const reported = cq.body.filter((e) => !e.generated && !(isSome(e.terms) && e.terms.symbols.every((s) => s.type !== 'call')));
+    const exprSlots = new Map<number, { slot: number; capture: boolean }>();
+    this.exprs = reported.map((e) => {
       const slot = pc.hidden();
-      exprSlots.set(e.index, slot);
+      exprSlots.set(e.index, { slot, capture: query && captures(e, policy) });
       return { slot, text: e.location?.text ?? '', location: e.location };
     });
+    if (!reported.length) this.exprs = [{ slot: pc.hidden(), text: '' }];
+    // OPA appends a check of each captured value after the last expression; traced, each
+    // check reports Eval (and Fail) on the expression whose value it tests.
+    const checked = query && (original.length > 1 || iterates(original)) ? reported.filter((e) => exprSlots.get(e.index)!.capture) : [];
+    const withChecks = (k: Step): Step => {
+      let step = k;
+      for (let i = checked.length - 1; i >= 0; i--) {
+        const slot = exprSlots.get(checked[i]!.index)!.slot;
+        const test = (k2: Step): Step => (fr) => (fr.slots[slot] === false ? false : k2(fr));
+        step = traced ? traceExpr(checked[i]!, pc, step, test) : test(step);
+      }
+      return step;
+    };
     const tail: Step = (fr) => fr.out(fr);
-    const build = (k: Step) => compileBody(cq.body, pc, k, (e) => ({ valueSlot: exprSlots.get(e.index), capture: true })).step;
+    const build = (k: Step) =>
+      compileBody(cq.body, pc, withChecks(k), (e) => {
+        const x = e.generated ? undefined : exprSlots.get(e.index);
+        return x ? { valueSlot: x.slot, capture: x.capture } : undefined;
+      }).step;
     const text = original.map((e) => e.location?.text ?? '').join('; ');
     const step = traced ? traceQuery(cq.body, text, original[0]?.location, build, tail) : build(tail);
     this.outputs = cq.outputVars.map((name) => ({ name, slot: pc.slotOf(name) }));

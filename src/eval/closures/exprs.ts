@@ -38,7 +38,10 @@ export function exprBinds(e: Expr): string[] {
 export interface ExprOpts {
   /** Slot receiving the expression's value (queries report it). */
   valueSlot?: number;
-  /** A term expression yields its value even when false (queries capture values, as OPA does). */
+  /**
+   * The expression yields its value even when false: a term's value, or a call's output
+   * (queries capture values, as OPA does; see eval/query-capture.ts).
+   */
   capture?: boolean;
 }
 
@@ -205,7 +208,9 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
     return (fr) => call.gen(fr, (v) => out.match(fr, v, k2));
   }
   const argCs = args.map((a) => compileTerm(a, pc));
-  const generic = truthy(callWith(callee, argCs), next, o?.valueSlot);
+  const capture = o?.capture === true;
+  const generic = truthy(callWith(callee, argCs), next, o?.valueSlot, capture);
+  if (capture) return generic;
   if (fn !== undefined && args.length === n && o?.valueSlot === undefined) {
     const inlined = inlineCall(fn, callee.key, argCs, pc, next, generic);
     if (inlined) return inlined;
