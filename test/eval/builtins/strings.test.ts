@@ -144,7 +144,7 @@ describe('strings.render_template', () => {
   const render = (t: string, v: Record<string, Value>) => call('strings.render_template', t, obj(v));
   it('renders fields, conditionals and ranges', () => {
     expect(render('Hello {{.name}}!', { name: 'world' })).toBe('Hello world!');
-    expect(render('{{range $i, $x := .xs}}{{$i}}={{$x}} {{end}}', { xs: ['a', 'b'] })).toBe('0=a 1=b');
+    expect(render('{{range $i, $x := .xs}}{{$i}}={{$x}} {{end}}', { xs: ['a', 'b'] })).toBe('0=a 1=b ');
     expect(render('{{if .ok}}yes{{else}}no{{end}}', { ok: false })).toBe('no');
     expect(render('{{if eq .n 1}}one{{else if eq .n 2}}two{{else}}many{{end}}', { n: 2 })).toBe('two');
     expect(render('{{range .xs}}[{{.}}]{{else}}none{{end}}', { xs: [] })).toBe('none');

@@ -7,13 +7,23 @@ import { sprintf } from './sprintf.js';
 import { renderTemplate } from './template.js';
 import { int, num, oneOfError, runeLength, runes, str, typeError } from '../args.js';
 
-/** Go's strings.ToLower/ToUpper map rune by rune with simple case mappings. */
+/**
+ * Go's strings.ToLower/ToUpper: rune by rune with the simple case mappings (unicode.ToLower
+ * / ToUpper). JavaScript applies the full mappings, which differ: multi-rune expansions
+ * (ß -> SS), the final-sigma rule (Σ at the end of a word -> ς), and letters whose simple
+ * mapping is another single rune while the full one expands (ᾳ -> ᾼ, not ΑΙ).
+ */
 function mapCase(s: string, upper: boolean): string {
   const whole = upper ? s.toUpperCase() : s.toLowerCase();
   // Fast path: the mapping kept the length in code units, so no rune expanded.
-  if (whole.length === s.length && !/[\u0130\u0131\u017f\u212a\u212b\u03c2\u1e9e]/.test(s)) return whole;
+  if (whole.length === s.length && !/[\u0130\u0131\u017f\u212a\u212b\u03c2\u03a3\u1e9e]/.test(s)) return whole;
   let out = '';
   for (const r of s) {
+    const simple = upper ? simpleUpper(r.codePointAt(0)!) : undefined;
+    if (simple !== undefined) {
+      out += String.fromCodePoint(simple);
+      continue;
+    }
     const m = upper ? r.toUpperCase() : r.toLowerCase();
     if (runeLength(m) === 1) out += m;
     // Multi-rune special casings (ß -> SS) have no simple mapping: Go keeps the rune,
@@ -21,6 +31,16 @@ function mapCase(s: string, upper: boolean): string {
     else out += upper ? r : Array.from(m)[0]!;
   }
   return out;
+}
+
+/** Simple upper-case mappings where JavaScript's full mapping expands to several runes. */
+function simpleUpper(cp: number): number | undefined {
+  // ᾀ-ᾇ, ᾐ-ᾗ, ᾠ-ᾧ -> ᾈ-ᾏ, ᾘ-ᾟ, ᾨ-ᾯ
+  if ((cp >= 0x1f80 && cp <= 0x1f87) || (cp >= 0x1f90 && cp <= 0x1f97) || (cp >= 0x1fa0 && cp <= 0x1fa7)) return cp + 8;
+  if (cp === 0x1fb3) return 0x1fbc;
+  if (cp === 0x1fc3) return 0x1fcc;
+  if (cp === 0x1ff3) return 0x1ffc;
+  return undefined;
 }
 
 /** Go's unicode.IsSpace. */
@@ -141,7 +161,9 @@ const defs: BuiltinImpl[] = [
     name: 'indexof',
     fn: (args) => {
       const s = str(args, 0);
-      const i = s.indexOf(str(args, 1));
+      const sub = str(args, 1);
+      if (sub === '') throw builtinError('empty search character');
+      const i = s.indexOf(sub);
       return i < 0 ? -1 : runeIndexOf(s, i);
     },
   },
@@ -150,12 +172,10 @@ const defs: BuiltinImpl[] = [
     fn: (args) => {
       const s = str(args, 0);
       const sub = str(args, 1);
+      if (sub === '') throw builtinError('empty search character');
       const out: Value[] = [];
       // Overlapping matches, as OPA reports them.
-      for (let i = s.indexOf(sub); i >= 0 && i <= s.length; i = s.indexOf(sub, i + 1)) {
-        out.push(runeIndexOf(s, i));
-        if (sub === '' && i === s.length) break;
-      }
+      for (let i = s.indexOf(sub); i >= 0; i = s.indexOf(sub, i + 1)) out.push(runeIndexOf(s, i));
       return out;
     },
   },

@@ -1,5 +1,5 @@
-// strings.render_template: a subset of Go's text/template, run with missingkey=error and
-// the output trimmed of surrounding space, as OPA does.
+// strings.render_template: a subset of Go's text/template, run with missingkey=error, as
+// OPA does; the output is returned as the template produced it (no trimming).
 // Supported: text, {{- -}} trimming, comments, {{pipeline}} with fields (.a.b), $, $var,
 // literals (strings, numbers, true/false/nil), parenthesised pipelines, `|` chains,
 // variable declarations ($x := ...), if / else if / else, range (with $i, $v :=, else),
@@ -52,7 +52,7 @@ export function renderTemplate(src: string, data: PlainObject): string {
     if (e instanceof TemplateError) throw builtinError(e.message);
     throw e;
   }
-  return out.trim();
+  return out;
 }
 
 // ---- parsing --------------------------------------------------------------------------
