@@ -9,7 +9,7 @@
 // one is an error at evaluation. The written form stays on the call for `fmt` and the
 // JSON AST.
 
-import type { CallTerm, Expr, Location, SetComprehensionTerm, Term, TemplateString } from './ast.js';
+import type { CallTerm, Expr, Location, SetComprehensionTerm, Term, TemplateString, With } from './ast.js';
 import { K, tokenize, type TokenStream } from './lexer.js';
 import type { Parser } from './parser.js';
 import { decodeString } from './strings.js';
@@ -50,33 +50,39 @@ export function parseTemplateString(p: Parser): CallTerm {
       args.push(t);
       continue;
     }
-    const { term, expr, comments } = parseHole(p, part, locAt(part.start, part.end), where(part.start));
-    if (!comments && (term.type === 'string' || term.type === 'number' || term.type === 'boolean' || term.type === 'null')) {
+    const { term, expr, withs, comments } = parseHole(p, part, locAt(part.start, part.end), where(part.start));
+    if (!comments && !withs && (term.type === 'string' || term.type === 'number' || term.type === 'boolean' || term.type === 'null')) {
       // A constant needs no evaluation: OPA keeps it as a plain part.
       parts.push(term);
       args.push(term);
       continue;
     }
     parts.push(expr);
-    args.push(comprehension(p, term, expr.location!));
+    args.push(comprehension(p, term, expr.location!, withs));
   }
   const template: TemplateString = { multiLine: scan.raw, parts };
   const array: Term = { type: 'array', value: args, location: loc };
   return { type: 'call', value: [p.opRef(['internal', 'template_string'], loc), array], location: loc, template };
 }
 
-/** `{$tN | $tN = term}`: the values of one embedded expression. */
-function comprehension(p: Parser, term: Term, loc: Location): SetComprehensionTerm {
+/** `{$tN | $tN = term [with ...]}`: the values of one embedded expression. */
+function comprehension(p: Parser, term: Term, loc: Location, withs: With[] | undefined): SetComprehensionTerm {
   const n = templateVars.get(p) ?? 0;
   templateVars.set(p, n + 1);
   const name = `$t${n}`;
   const v = (): Term => ({ type: 'var', value: name, location: loc });
   const eq: Expr = { index: 0, terms: [p.opRef(['eq'], loc), v(), term], location: loc };
+  if (withs) eq.with = withs;
   return { type: 'setcomprehension', value: { term: v(), body: [eq] }, location: loc };
 }
 
 /** Parses the expression between one pair of braces. */
-function parseHole(p: Parser, hole: TemplateHole, loc: Location, start: { row: number; col: number }): { term: Term; expr: Expr; comments: boolean } {
+function parseHole(
+  p: Parser,
+  hole: TemplateHole,
+  loc: Location,
+  start: { row: number; col: number },
+): { term: Term; expr: Expr; withs: With[] | undefined; comments: boolean } {
   const ts = tokenize(p.src.slice(hole.start, hole.end));
   shift(ts, hole.start, start.row, start.col);
   return p.withTokens(ts, () => {
@@ -90,11 +96,14 @@ function parseHole(p: Parser, hole: TemplateHole, loc: Location, start: { row: n
     const term = p.parseTermInfix();
     if (p.tk() === K.Unify) p.errorAt(0, "unexpected unification ('=') in template-string expression");
     if (p.tk() === K.Assign) p.errorAt(0, "unexpected assignment (':=') in template-string expression");
+    // `with` modifiers apply to this interpolation only, as in OPA.
+    const withs = p.isKw('with') ? (p as Parser & { parseWith(): With[] }).parseWith() : undefined;
     if (p.tk() !== K.EOF) p.errorAt(p.pos, 'expected } to end template string expression');
     // As OPA's parseLiteral: a call written as an operator is the expression itself.
     const terms = term.type === 'call' && !term.template ? term.value : term;
-    const expr: Expr = { index: 0, terms, location: term.location ?? loc };
-    return { term, expr, comments: ts.comments.length > 0 };
+    const expr: Expr = { index: 0, terms, location: withs ? loc : (term.location ?? loc) };
+    if (withs) expr.with = withs;
+    return { term, expr, withs, comments: ts.comments.length > 0 };
   });
 }
 
