@@ -555,16 +555,28 @@ export class PartialEvaluator {
         const out = this.freshVar();
         return k(out, this.saveAt(s, callExpr(op, [...ps.map(toAST), out])));
       }
-      for (const r of node.funcs) {
+      const each = (r: CompiledRule, then: KT): void => {
         const f = this.frame();
         this.enterRule(f, r);
         const params = r.args ?? [];
         const run = (i: number, s2: State): void => {
-          if (i === params.length) return this.body(r.body, 0, f, s2, (s3) => this.term(r.value!, f, s3, k));
+          if (i === params.length) return this.body(r.body, 0, f, s2, (s3) => this.term(r.value!, f, s3, then));
           this.unifyWith(params[i]!, ps[i]!, f, s2, (s3) => run(i + 1, s3));
         };
         run(0, s);
-      }
+      };
+      for (const r of node.funcs) each(r, k);
+      const d = node.default;
+      if (!d) return;
+      // the default value holds when no definition does (as for complete rules)
+      const start = this.varCount;
+      const all: Expr[][] = [];
+      for (const r of node.funcs) each(r, (p, s2) => void all.push(this.definedValue(p, this.residualSince(s2, s))));
+      if (all.some((a) => !a.length)) return;
+      // a call with an undefined argument is undefined, default or not
+      let sd = s;
+      for (const p of ps) if (!isKnown(p) && residualIndex(p) === undefined) sd = this.saveAt(sd, callExpr('eq', [this.freshVar(), p]));
+      negateAlternatives(this, all, start, sd, (sg) => this.term(d.value!, this.frame(), sg, k));
       void name;
     });
   }
@@ -671,7 +683,11 @@ export class PartialEvaluator {
       return;
     }
     if (hasRules) return this.inlineRules(node, path, segs, i, fr, st, k);
-    if (i === segs.length) throw new PartialError(`partial evaluation cannot read data.${path.join('.')} whole: it depends on the unknowns`);
+    if (i === segs.length) {
+      // a tree of rules read whole is a support document, unless base data lies there too
+      if (this.baseAt(path) === undefined && path.length) return k(this.support.ruleRef(node, path), st);
+      throw new PartialError(`partial evaluation cannot read data.${path.join('.')} whole: it depends on the unknowns`);
+    }
     const seg = segs[i]!;
     this.term(seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined ? { type: 'null' } : seg, fr, st, (kp, s) => {
       if (seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined) {
@@ -712,7 +728,9 @@ export class PartialEvaluator {
   private inlineRules(node: RuleNode, path: string[], segs: Term[], i: number, fr: Frame0, st: State, k: KT): void {
     if (node.funcs.length) return;
     const whole = i === segs.length;
-    if (this.support.needed(node) || ((node.sets.length || node.general.length) && whole)) {
+    // read whole, or a general rule read above its leaf (data.p[x] of p[x][y] := ...)
+    const short = node.general.some((r) => segs.length - i < r.suffix.length + (r.setLeaf ? 1 : 0));
+    if (this.support.needed(node) || ((node.sets.length || node.general.length) && whole) || short) {
       return this.walk(this.support.ruleRef(node, path), segs, i, fr, st, k);
     }
     if (node.complete.length || node.default) this.inlineComplete(node, segs, i, fr, st, k);
@@ -762,8 +780,20 @@ export class PartialEvaluator {
   private alternatives(r: CompiledRule, st: State): Expr[][] {
     const out: Expr[][] = [];
     const f = this.frame();
-    this.body(r.body, 0, f, st, (s) => this.term(r.value!, f, s, (_p, s2) => void out.push(this.residualSince(s2, st))));
+    this.body(r.body, 0, f, st, (s) => this.term(r.value!, f, s, (p, s2) => void out.push(this.definedValue(p, this.residualSince(s2, st)))));
     return out;
+  }
+
+  /**
+   * A branch holds only when its value is defined too (`p := input.x if ...`): a symbolic
+   * value nothing saved already reads is checked as `__pN__ = value`.
+   */
+  definedValue(p: PT, saved: Expr[]): Expr[] {
+    if (isKnown(p) || residualIndex(p) !== undefined) return saved;
+    const key = keyOf(p);
+    const reads = (e: Expr) => !e.negated && !e.with?.length && Array.isArray(e.terms) && e.terms.some((t) => keyOf(t) === key);
+    if (saved.some(reads)) return saved;
+    return [...saved, callExpr('eq', [this.freshVar(), p])];
   }
 
   /** A partial set rule's members unified with the caller's key segment. */
@@ -785,7 +815,8 @@ export class PartialEvaluator {
       const keys = r.setLeaf ? [...r.suffix, r.key!] : r.suffix;
       const run = (j: number, s2: State): void => {
         if (j === keys.length) {
-          if (r.setLeaf) return this.walk(known(true), segs, i + need, fr, s2, k);
+          // a set's member is its own value (p[x][m] is m)
+          if (r.setLeaf) return this.term(r.key!, f, s2, (p, s3) => this.walk(p, segs, i + need, fr, s3, k));
           return this.term(r.value!, f, s2, (p, s3) => this.walk(p, segs, i + need, fr, s3, k));
         }
         this.term(keys[j]!, f, s2, (kp, s3) => this.unifyWith(segs[i + j]!, kp, fr, s3, (s4) => run(j + 1, s4)));

@@ -11,7 +11,8 @@ import { isEvery } from '../compiler/terms.js';
 import { walkExpr } from '../compiler/walk.js';
 import type { Frame0, K, PartialEvaluator } from './evaluator.js';
 import type { State } from './state.js';
-import { residualIndex, residualVar } from './terms.js';
+import { callExpr, keyOf, residualIndex, residualVar } from './terms.js';
+import { refName } from '../compiler/terms.js';
 
 /** Most alternatives a negation may expand into before it becomes a support rule. */
 export const NOT_EXPANSION_LIMIT = 16;
@@ -52,15 +53,84 @@ export function negateAlternatives(pe: PartialEvaluator, alternatives: Expr[][],
         },
       });
     }
-  const size = alternatives.reduce((n, alt) => n * alt.length, 1);
+  // each alternative fails when one of its expressions does not hold
+  const options: Expr[][] = [];
+  for (const alt of alternatives) {
+    const opts: Expr[] = [];
+    for (const x of alt) {
+      const n = negations(x);
+      if (!n) local = true;
+      else opts.push(...n);
+    }
+    options.push(dedupe(opts));
+  }
+  const size = options.reduce((n, o) => n * o.length, 1);
   if (!local && size <= NOT_EXPANSION_LIMIT) {
     const choose = (i: number, s: State): void => {
-      if (i === alternatives.length) return k(s);
-      for (const x of alternatives[i]!) choose(i + 1, pe.saveAt(s, { ...x, negated: !x.negated }));
+      if (i === options.length) return k(s);
+      for (const x of options[i]!) choose(i + 1, pe.saveAt(s, x));
     };
     return choose(0, st);
   }
   const args: Term[] = [...outer].sort((a, b) => a - b).map(residualVar);
   const ref = pe.support.negation(alternatives, args);
   k(pe.saveAt(st, { index: 0, negated: true, terms: args.length ? [ref, ...args] : ref }));
+}
+
+/**
+ * The expressions, each enough, that say `x` does not hold — as the compiler reads them back.
+ * It moves the refs used as operands of a negated call out of the `not` (as OPA does), so
+ * `not input.a < 1` is read as "input.a is defined and not less than 1"; the case where a
+ * ref is undefined is then said apart, `not input.a = input.a` (a unification keeps its
+ * plain refs inside the `not`). Undefined when no such expressions exist (nested calls,
+ * refs with computed keys): the negation is then a support rule.
+ */
+function negations(x: Expr): Expr[] | undefined {
+  if (x.negated) return [{ ...x, negated: false }];
+  const t = x.terms;
+  if (!Array.isArray(t)) {
+    const term = t as Term;
+    const simple = term.type === 'ref' ? plainRef(term) : ['var', 'string', 'number', 'boolean', 'null'].includes(term.type);
+    return simple ? [{ ...x, negated: true }] : undefined;
+  }
+  const unify = refName(t[0]!) === 'eq';
+  const refs: Term[] = [];
+  let ok = true;
+  const operand = (o: Term, top: boolean): void => {
+    switch (o.type) {
+      case 'ref':
+        if (!plainRef(o)) ok = false;
+        else if (!(unify && top)) refs.push(o);
+        return;
+      case 'array':
+      case 'set':
+        return o.value.forEach((y) => operand(y, false));
+      case 'object':
+        return o.value.forEach(([a, b]) => (operand(a, false), operand(b, false)));
+      case 'call':
+        ok = false;
+        return;
+      default:
+        return;
+    }
+  };
+  t.slice(1).forEach((o) => operand(o, true));
+  if (!ok) return undefined;
+  return [{ ...x, negated: true }, ...refs.map((r): Expr => ({ ...callExpr('eq', [r, r], true), location: x.location }))];
+}
+
+/** A ref whose keys are all constants (nothing in it moves out of a `not`). */
+function plainRef(t: Term): boolean {
+  if (t.type !== 'ref') return true;
+  return t.value.slice(1).every((s) => s.type === 'string' || s.type === 'number' || s.type === 'boolean' || s.type === 'null' || s.type === 'var');
+}
+
+function dedupe(xs: Expr[]): Expr[] {
+  const seen = new Set<string>();
+  return xs.filter((x) => {
+    const key = keyOf({ t: x.terms, n: !!x.negated });
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }

@@ -10,7 +10,8 @@ import { rootPath } from './dependence.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { PartialError, type PartialEvaluator } from './evaluator.js';
 import { EMPTY, type State } from './state.js';
-import { dataRef, termExpr } from './terms.js';
+import { callExpr, dataRef, termExpr, valueTerm } from './terms.js';
+import { RSet } from '../value/index.js';
 import type { Path } from './unknowns.js';
 
 interface Item {
@@ -32,6 +33,8 @@ export class Support {
   private readonly refs = new Map<RuleNode, Term>();
   private readonly rules = new Map<string, Rule[]>();
   private nots = 0;
+  /** Rules made so far (to tell an empty document from one with rules). */
+  private count = 0;
 
   constructor(private readonly pe: PartialEvaluator) {}
 
@@ -77,7 +80,9 @@ export class Support {
       if (!p || p[0] !== 'data' || p[1] !== 'partial') return;
       for (const [key, rules] of this.rules) {
         const [pkg, name] = splitKey(key);
-        if (reached.has(key) || !['partial', ...pkg, name].every((x, i) => x === p[i + 1])) continue;
+        // a ref reaches the rules at, below (read whole) and above (a ref into a rule's value) it
+        const rp = ['partial', ...pkg, name];
+        if (reached.has(key) || !rp.slice(0, p.length - 1).every((x, i) => x === p[i + 1])) continue;
         reached.add(key);
         todo.push(...rules);
       }
@@ -112,14 +117,28 @@ export class Support {
     if (done) return done;
     const ref = dataRef(['partial', ...path]);
     this.refs.set(node, ref);
+    const before = this.count;
+    this.rulesOf(node, path);
+    // the rules below belong to the document too (`p.foo.r` under `p[x].q`)
+    if (!node.isFunction) for (const [name, child] of [...node.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) this.generate(child, [...path, name]);
+    if (this.count > before || node.isFunction || node.complete.length || node.default) return ref;
+    // no rule holds anywhere: a set is empty, an object (general rules, packages) too
+    const empty = valueTerm(node.sets.length ? new RSet() : {});
+    this.refs.set(node, empty);
+    return empty;
+  }
+
+  private rulesOf(node: RuleNode, path: string[]): void {
+    const pe = this.pe;
     const pkg = ['partial', ...path.slice(0, -1)];
     const name = path[path.length - 1]!;
-    const pe = this.pe;
     if (node.default) {
       const d = node.default;
       let value: Term | undefined;
       pe.term(d.value!, pe.frame(), EMPTY, (p, s) => (value = pe.plugged(p, s).t));
-      this.add(pkg, name, { body: [], value }, true);
+      // a default function keeps its arity: `default f(_) := v`
+      const args = d.args?.map((): Term => ({ type: 'var', value: '_' }));
+      this.add(pkg, name, { body: [], value, args }, true);
     }
     for (const r of [...node.complete, ...node.funcs]) this.chain(pkg, name, r);
     for (const r of node.sets) this.each(r, (f, s, done) => pe.term(r.key!, f, s, (p, s2) => done({ key: pe.plugged(p, s2).t }, pe.plugged(p, s2).st)), (it) => this.add(pkg, name, it));
@@ -136,13 +155,12 @@ export class Support {
               return x.t;
             });
             const last = asts.pop()!;
-            done(r.setLeaf ? { suffix: [...asts, last] } : { suffix: asts, value: last }, st);
+            done(r.setLeaf ? { suffix: asts, key: last } : { suffix: asts, value: last }, st);
           });
         },
         (it) => this.add(pkg, name, it),
       );
     }
-    return ref;
   }
 
   /** A rule with its else chain, in order: every solution of a branch comes before the next branch. */
@@ -182,6 +200,15 @@ export class Support {
   }
 
   private rule(name: string, it: Item): Rule {
+    // a head ref takes variables and scalars only: anything else is bound in the body
+    const body = [...it.body];
+    const suffix = it.suffix?.map((t) => {
+      if (t.type === 'var' || t.type === 'string' || t.type === 'number' || t.type === 'boolean' || t.type === 'null') return t;
+      const v = this.pe.freshVar();
+      body.push(callExpr('eq', [v, t]));
+      return v;
+    });
+    it = { ...it, body, suffix };
     const ref: Term[] = [{ type: 'var', value: name }, ...(it.suffix ?? [])];
     const head: Rule['head'] = { ref, assign: it.value !== undefined };
     if (!it.suffix) head.name = name;
@@ -198,6 +225,7 @@ export class Support {
   }
 
   private push(pkg: string[], r: Rule): void {
+    this.count++;
     const key = JSON.stringify([pkg.slice(1), r.head.ref[0]!.type === 'var' ? r.head.ref[0]!.value : '']);
     let list = this.rules.get(key);
     if (!list) this.rules.set(key, (list = []));
