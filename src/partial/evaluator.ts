@@ -15,6 +15,7 @@ import type { CompiledPolicy } from '../compiler/index.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { walkExpr } from '../compiler/walk.js';
+import { fits, typeOf } from '../compiler/const-types.js';
 import { getBuiltin, type BuiltinDef } from '../eval/builtins/index.js';
 import { builtinCall } from '../eval/closures/calls.js';
 import { EvalCtx, Frame, QueryState } from '../eval/context.js';
@@ -263,8 +264,25 @@ export class PartialEvaluator {
         if (v !== false) k(st2);
         return;
       }
+      if (this.neverFits(def, ps, e.location)) return;
       k(this.saveAt(st2, callExpr(op, ps.map(toAST))));
     });
+  }
+
+  /**
+   * Whether a known argument can never fit the built-in's declaration (`minus("2", x)`): the
+   * call fails whatever the unknowns are, and its text would not pass the type checker.
+   */
+  private neverFits(def: BuiltinDef, ps: PT[], loc?: Location): boolean {
+    const want = def.decl.args;
+    if (!want || def.decl.variadic) return false;
+    const bad = ps.some((p, i) => {
+      if (!isKnown(p) || !want[i]) return false;
+      const have = typeOf(valueTerm(p.v));
+      return have !== undefined && !fits(have, want[i]!);
+    });
+    if (bad && this.o.strictBuiltinErrors) throw new PartialError(`${def.name}: invalid argument(s)`, loc);
+    return bad;
   }
 
   private builtin(name: string, loc?: Location): BuiltinDef {
@@ -537,6 +555,7 @@ export class PartialEvaluator {
         }
         return k(known(v), s);
       }
+      if (this.neverFits(def, ps, loc)) return;
       const out = this.freshVar();
       k(out, this.saveAt(s, callExpr(def.name, [...ps.map(toAST), out])));
     });
@@ -636,11 +655,26 @@ export class PartialEvaluator {
   }
 
   private inputRef(segs: Term[], fr: Frame0, st: State, k: KT): void {
+    this.baseRef(['input'], this.scope.input, this.scope.overrides, segs, 1, fr, st, k);
+  }
+
+  /**
+   * A base document (the input, or data with no rules there) read along `segs[i..]` from
+   * `start`, with value `v0` where known: symbolic from the first unknown part on. A part
+   * with unknowns below it read whole (`object.get(input.row, ...)` with `input.row.owner`
+   * unknown) is symbolic too: its known parts alone are not its value.
+   */
+  private baseRef(start: string[], v0: Value | undefined, overrides: Scope['overrides'], segs: Term[], i0: number, fr: Frame0, st: State, k: KT): void {
     const u = this.o.unknowns;
-    const path = ['input'];
-    let v = this.scope.input;
-    let i = 1;
-    const overrides = this.scope.overrides;
+    const path = [...start];
+    const root = path[0]!;
+    let v = v0;
+    let i = i0;
+    const symbolic = (s: State): void => {
+      const r = this.plugSegments(segs, i, fr, s);
+      const head: Term = root === 'input' ? { type: 'var', value: 'input' } : dataRef([]);
+      k(extendRef(head, [...path.slice(1).map((x) => ({ type: 'string', value: x }) as Term), ...r.segs]), r.st);
+    };
     for (;;) {
       // a part the query replaced with `with` is known, whatever the unknowns say
       if (overrides.some((o) => o.path.length === path.length - 1 && o.path.every((x, j) => x === path[j + 1]))) break;
@@ -649,19 +683,15 @@ export class PartialEvaluator {
         throw new PartialError(`partial evaluation cannot read ${path.join('.')} whole: part of it is unknown and part replaced by with`);
       if (replacedBelow && i < segs.length && segs[i]!.type !== 'string')
         throw new PartialError(`partial evaluation cannot iterate ${path.join('.')}: part of it is unknown and part replaced by with`);
-      if (u.covers(path) && !replacedBelow) {
-        const r = this.plugSegments(segs, i, fr, st);
-        return k(extendRef({ type: 'var', value: 'input' }, [...path.slice(1).map((s) => ({ type: 'string', value: s }) as Term), ...r.segs]), r.st);
-      }
-      if ((!u.below(path) && !u.covers(path) && !replacedBelow) || i === segs.length) break;
+      if (u.covers(path) && !replacedBelow) return symbolic(st);
+      if (!u.below(path) && !u.covers(path) && !replacedBelow) break;
+      // read whole while part of it is unknown
+      if (i === segs.length) return symbolic(st);
       const seg = segs[i]!;
       const key = seg.type === 'string' ? seg.value : seg.type === 'var' ? lookup(st, `${fr.id}:${seg.value}`) : undefined;
       const name = typeof key === 'string' ? key : key && isKnown(key) && typeof key.v === 'string' ? key.v : undefined;
-      if (name === undefined) {
-        // iterating over, or indexing by an unknown key into, a document with unknown parts
-        const r = this.plugSegments(segs, i, fr, st);
-        return k(extendRef({ type: 'var', value: 'input' }, [...path.slice(1).map((s) => ({ type: 'string', value: s }) as Term), ...r.segs]), r.st);
-      }
+      // iterating over, or indexing by an unknown key into, a document with unknown parts
+      if (name === undefined) return symbolic(st);
       path.push(name);
       v = v === undefined ? undefined : collGet(v, name);
       i++;
@@ -676,6 +706,8 @@ export class PartialEvaluator {
       const r = this.plugSegments(segs, i, fr, st);
       return k(extendRef(dataRef(path), r.segs), r.st);
     }
+    // base data with unknowns below: read as the input is
+    if (!node && this.o.unknowns.below(full)) return this.baseRef(full, this.baseAt(path), [], segs, i, fr, st, k);
     const hasRules = !!node && (node.complete.length > 0 || node.sets.length > 0 || node.general.length > 0 || node.funcs.length > 0 || !!node.default);
     if (!node || (!this.dep.subtreeTouches(node) && !this.o.unknowns.below(full) && !this.support.disabled(path))) {
       const v = this.document(path);
@@ -685,7 +717,7 @@ export class PartialEvaluator {
     if (hasRules) return this.inlineRules(node, path, segs, i, fr, st, k);
     if (i === segs.length) {
       // a tree of rules read whole is a support document, unless base data lies there too
-      if (this.baseAt(path) === undefined && path.length) return k(this.support.ruleRef(node, path), st);
+      if (this.baseAt(path) === undefined && path.length && !this.o.unknowns.below(full)) return k(this.support.ruleRef(node, path), st);
       throw new PartialError(`partial evaluation cannot read data.${path.join('.')} whole: it depends on the unknowns`);
     }
     const seg = segs[i]!;
