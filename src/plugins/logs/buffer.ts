@@ -12,7 +12,9 @@ export interface DropCounters {
 }
 
 export class EventBuffer {
+  /** The events are items[head..]; dropping the oldest moves `head` (no copy per event). */
   private items: string[] = [];
+  private head = 0;
   private bytes = 0;
   readonly dropped: DropCounters = { buffer_size_limit_exceeded: 0, rate_limit_exceeded: 0, event_too_large: 0 };
   private tokens: number;
@@ -28,7 +30,7 @@ export class EventBuffer {
   }
 
   get length(): number {
-    return this.items.length;
+    return this.items.length - this.head;
   }
 
   get sizeBytes(): number {
@@ -62,8 +64,9 @@ export class EventBuffer {
 
   /** Takes everything out (for an upload attempt). */
   drain(): string[] {
-    const out = this.items;
+    const out = this.head ? this.items.slice(this.head) : this.items;
     this.items = [];
+    this.head = 0;
     this.bytes = 0;
     return out;
   }
@@ -71,17 +74,26 @@ export class EventBuffer {
   /** Puts events that failed to upload back in front of newer ones. */
   requeue(events: string[]): void {
     if (!events.length) return;
-    this.items = [...events, ...this.items];
-    this.bytes = this.items.reduce((n, s) => n + Buffer.byteLength(s), 0);
+    let size = 0;
+    for (const e of events) size += Buffer.byteLength(e);
+    this.items = events.concat(this.head ? this.items.slice(this.head) : this.items);
+    this.head = 0;
+    this.bytes += size;
     this.evict();
   }
 
   private evict(): void {
-    if (this.limitBytes === undefined) return;
-    while (this.bytes > this.limitBytes && this.items.length) {
-      const old = this.items.shift()!;
+    if (this.limitBytes === undefined || this.bytes <= this.limitBytes) return;
+    while (this.bytes > this.limitBytes && this.head < this.items.length) {
+      const old = this.items[this.head]!;
+      this.items[this.head++] = '';
       this.bytes -= Buffer.byteLength(old);
       this.dropped.buffer_size_limit_exceeded++;
+    }
+    // Give the dropped slots back once they are half the array.
+    if (this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
     }
   }
 }

@@ -1,6 +1,18 @@
 // Cutting buffered events into gzipped JSON arrays no larger than upload_size_limit_bytes
-// (compressed), as OPA's chunk encoder does. An event that alone exceeds the limit cannot
-// ever be sent and is returned separately.
+// (compressed), in time linear in the events, as OPA's chunk encoder does.
+//
+// A chunk's compressed size is only known once it is compressed, and compressing the growing
+// chunk again for every event is quadratic. So, as OPA, the encoder cuts chunks at an
+// *uncompressed* size, `rawLimit`, and compresses each chunk once when it is cut; `rawLimit`
+// adapts to what the events compress to:
+// - it starts at a raw size whose gzip can never exceed the limit (deflate's worst case);
+// - after each full chunk it becomes the raw size that, at the ratio that chunk compressed
+//   to, fills ~95% of the limit (growing at most 8x per chunk, for a first small sample);
+// - a chunk that still comes out over the limit (the events compress worse than the last
+//   ones did) is cut again at a raw size from its own ratio, and so on: each level is at
+//   most as much work as the chunk itself, and it rarely happens twice in a row.
+// Each event is thus compressed about once. An event that alone exceeds the limit once
+// compressed can never be sent; it is counted (`tooLarge`), reported to `onTooLarge` and left out.
 
 import { gzipSync } from 'node:zlib';
 
@@ -9,39 +21,147 @@ export interface Chunk {
   events: string[];
 }
 
-function encode(events: string[]): Buffer {
-  return gzipSync(Buffer.from('[' + events.join(',') + ']'));
+/** Share of the limit a chunk is aimed at (gzip's output varies a little with the events). */
+const TARGET = 0.95;
+/** When a chunk came out over the limit, its events are cut again aiming this low. */
+const RETRY_TARGET = 0.85;
+/** rawLimit grows at most this much from one chunk to the next. */
+const MAX_GROWTH = 8;
+/** gzip's header and trailer (18 bytes) and the final deflate block, about. */
+const GZIP_OVERHEAD = 24;
+
+/**
+ * The largest raw size whose gzip can never exceed `limit`: deflate stores incompressible
+ * input in blocks of at most 64 KiB with 5 bytes each (zlib's deflateBound is about
+ * n + n/4096 + n/16384 + 13), plus the gzip wrapper.
+ */
+export function safeRawSize(limit: number): number {
+  return Math.max(0, Math.floor((limit - 64) / (1 + 1 / 2048)));
 }
 
-export function chunkEvents(events: string[], limitBytes: number): { chunks: Chunk[]; tooLarge: string[] } {
-  const chunks: Chunk[] = [];
-  const tooLarge: string[] = [];
-  let cur: string[] = [];
-  let curBody: Buffer | undefined;
-  let rawSize = 2;
-  for (const ev of events) {
-    const next = [...cur, ev];
-    rawSize += Buffer.byteLength(ev) + 1;
-    // Uncompressed size bounds the compressed one (plus gzip's ~20 byte framing).
-    const body = rawSize + 32 <= limitBytes ? undefined : encode(next);
-    if (body === undefined || body.length <= limitBytes) {
-      cur = next;
-      curBody = body;
-      continue;
-    }
-    if (cur.length) chunks.push({ body: curBody ?? encode(cur), events: cur });
-    const alone = encode([ev]);
-    if (alone.length > limitBytes) {
-      tooLarge.push(ev);
-      cur = [];
-      curBody = undefined;
-      rawSize = 2;
-    } else {
-      cur = [ev];
-      curBody = alone;
-      rawSize = 2 + Buffer.byteLength(ev) + 1;
-    }
+export interface EncoderWork {
+  /** Calls to gzip. */
+  gzipCalls: number;
+  /** Bytes handed to gzip: about the raw size of the events when each is compressed once. */
+  bytesGzipped: number;
+}
+
+export class ChunkEncoder {
+  /** Uncompressed size at which the pending chunk is cut. */
+  private rawLimit: number;
+  private readonly safeRaw: number;
+  private readonly maxRaw: number;
+  private pending: string[] = [];
+  /** Raw size of the pending chunk's JSON array: "[", each event and one "," or "]" after it. */
+  private pendingRaw = 1;
+  /** The work done so far (tests check it grows linearly with the events). */
+  readonly work: EncoderWork = { gzipCalls: 0, bytesGzipped: 0 };
+  /** Events left out so far because alone they exceed the limit once compressed. */
+  tooLarge = 0;
+
+  constructor(
+    readonly limit: number,
+    private readonly onTooLarge: (event: string) => void = () => {},
+  ) {
+    this.safeRaw = safeRawSize(limit);
+    this.rawLimit = this.safeRaw;
+    // Very compressible events would make very large chunks (one gzip call blocks the event
+    // loop that long): at most 64x the limit raw, or 8 MiB when the limit itself is smaller.
+    this.maxRaw = Math.max(this.safeRaw, Math.min(64 * limit, 8 * 1024 * 1024));
   }
-  if (cur.length) chunks.push({ body: curBody ?? encode(cur), events: cur });
+
+  /** The raw size chunks are cut at now. */
+  get uncompressedLimit(): number {
+    return this.rawLimit;
+  }
+
+  /** Adds one encoded event; returns the chunks it completed (usually none). */
+  write(event: string): readonly Chunk[] {
+    const size = Buffer.byteLength(event) + 1;
+    let out: Chunk[] | undefined;
+    if (this.pending.length && this.pendingRaw + size > this.rawLimit) out = this.cut();
+    this.pending.push(event);
+    this.pendingRaw += size;
+    return out ?? NONE;
+  }
+
+  /** Completes the pending chunk (at the end of an upload). */
+  flush(): readonly Chunk[] {
+    return this.pending.length ? this.cut() : NONE;
+  }
+
+  /** Takes back the pending events without encoding them (an upload failed). */
+  takePending(): string[] {
+    const out = this.pending;
+    this.pending = [];
+    this.pendingRaw = 1;
+    return out;
+  }
+
+  private gzip(events: string[]): Buffer {
+    const text = Buffer.from('[' + events.join(',') + ']');
+    this.work.gzipCalls++;
+    this.work.bytesGzipped += text.length;
+    return gzipSync(text);
+  }
+
+  /** Compresses the pending events into chunks under the limit and learns from the result. */
+  private cut(): Chunk[] {
+    const raw = this.pendingRaw;
+    const events = this.takePending();
+    const out: Chunk[] = [];
+    this.encode(events, raw, out);
+    return out;
+  }
+
+  /** `raw`: the size of the events' JSON array. */
+  private encode(events: string[], raw: number, out: Chunk[]): void {
+    const body = this.gzip(events);
+    if (body.length <= this.limit) {
+      out.push({ body, events });
+      // Learn only from chunks cut near the raw limit: a small one compresses worse.
+      if (raw * 2 >= this.rawLimit) this.rawLimit = this.aim(raw, body.length, TARGET, this.rawLimit * MAX_GROWTH);
+      return;
+    }
+    if (events.length === 1) {
+      this.tooLarge++;
+      this.onTooLarge(events[0]!);
+      return;
+    }
+    // Over the limit: aim lower for these events and for the ones to come.
+    const cutAt = this.aim(raw, body.length, RETRY_TARGET, raw - 1);
+    this.rawLimit = cutAt;
+    let part: string[] = [];
+    let partRaw = 1;
+    for (const e of events) {
+      const size = Buffer.byteLength(e) + 1;
+      if (part.length && partRaw + size > cutAt) {
+        this.encode(part, partRaw, out);
+        part = [];
+        partRaw = 1;
+      }
+      part.push(e);
+      partRaw += size;
+    }
+    this.encode(part, partRaw, out);
+  }
+
+  /** The raw size that, at the ratio `raw` compressed to `compressed`, gives `target` of the limit. */
+  private aim(raw: number, compressed: number, target: number, ceiling: number): number {
+    const perByte = Math.max(compressed - GZIP_OVERHEAD, 1) / raw;
+    const want = Math.floor((target * this.limit - GZIP_OVERHEAD) / perByte);
+    return Math.max(this.safeRaw, Math.min(want, ceiling, this.maxRaw));
+  }
+}
+
+const NONE: readonly Chunk[] = Object.freeze([]);
+
+/** All of `events` in chunks (one encoder, used once); events over the limit in `tooLarge`. */
+export function chunkEvents(events: string[], limitBytes: number): { chunks: Chunk[]; tooLarge: string[] } {
+  const tooLarge: string[] = [];
+  const enc = new ChunkEncoder(limitBytes, (e) => tooLarge.push(e));
+  const chunks: Chunk[] = [];
+  for (const e of events) for (const c of enc.write(e)) chunks.push(c);
+  for (const c of enc.flush()) chunks.push(c);
   return { chunks, tooLarge };
 }

@@ -12,7 +12,7 @@ import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timin
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import { EventBuffer } from './buffer.js';
 import { DecisionFeed } from './feed.js';
-import { chunkEvents } from './chunk.js';
+import { ChunkEncoder, type Chunk } from './chunk.js';
 import { buildEvent, encodeEvent } from './event.js';
 import type { DecisionEvent } from '../../engine/index.js';
 import { filterEvent, type PolicyEvaluator } from './mask.js';
@@ -46,6 +46,8 @@ export class DecisionLogPlugin implements Plugin {
   private readonly timing: Timing;
   private readonly log: PluginLogger;
   private readonly buffer: EventBuffer;
+  /** Kept across uploads: it has learnt how large a chunk may be before it is compressed. */
+  private readonly encoder: ChunkEncoder;
   private readonly consoleLogger: Logger | undefined;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
@@ -67,6 +69,7 @@ export class DecisionLogPlugin implements Plugin {
     this.timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;
     this.buffer = new EventBuffer(this.cfg.reporting.buffer_size_limit_bytes, this.cfg.reporting.max_decisions_per_second);
+    this.encoder = new ChunkEncoder(this.cfg.reporting.upload_size_limit_bytes);
     if (this.cfg.console) this.consoleLogger = opts.console ?? pino({ level: 'info' });
   }
 
@@ -182,40 +185,45 @@ export class DecisionLogPlugin implements Plugin {
     return this.uploading;
   }
 
+  /**
+   * Uploads what is buffered, one chunk at a time: the encoder compresses each chunk once,
+   * as it fills, between the requests (so the event loop is never held for a whole batch).
+   * A failed request puts its events and every later one back in the buffer.
+   */
   private async upload(): Promise<boolean> {
     const client = this.opts.client;
     if (!client) return true;
     const events = this.buffer.drain();
     if (!events.length) return true;
-    const { chunks, tooLarge } = chunkEvents(events, this.cfg.reporting.upload_size_limit_bytes);
-    if (tooLarge.length) {
-      this.buffer.dropped.event_too_large += tooLarge.length;
-      this.log.error({ count: tooLarge.length }, 'Decision log event exceeds the upload size limit; dropped.');
-    }
-    for (let i = 0; i < chunks.length; i++) {
-      const c = chunks[i]!;
-      let error: { message: string; httpCode?: number } | undefined;
-      try {
-        const res = await client.request({
-          method: 'POST',
-          path: this.cfg.resource,
-          headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
-          body: c.body,
-        });
-        if (res.status < 200 || res.status >= 300) error = { message: `log upload failed, server replied with HTTP ${res.status}`, httpCode: res.status };
-      } catch (err) {
-        error = { message: `log upload failed: ${(err as Error).message}` };
+    const enc = this.encoder;
+    let next = 0;
+    let tooLarge = 0;
+    const ready: Chunk[] = [];
+    try {
+      for (;;) {
+        const before = enc.tooLarge;
+        while (!ready.length && next < events.length) for (const c of enc.write(events[next++]!)) ready.push(c);
+        if (!ready.length) for (const c of enc.flush()) ready.push(c);
+        tooLarge += enc.tooLarge - before;
+        const c = ready.shift();
+        if (!c) break;
+        const error = await this.send(client, c);
+        if (error) {
+          this.buffer.requeue([...c.events, ...ready.flatMap((x) => x.events), ...enc.takePending(), ...events.slice(next)]);
+          this.failures++;
+          const changed = this.lastError?.message !== error.message;
+          this.lastError = error;
+          this.log.error({ err: error.message }, 'Decision log upload failed.');
+          if (changed) this.opts.onChange?.();
+          return false;
+        }
+        this.counts.uploaded += c.events.length;
       }
-      if (error) {
-        this.buffer.requeue(chunks.slice(i).flatMap((x) => x.events));
-        this.failures++;
-        const changed = this.lastError?.message !== error.message;
-        this.lastError = error;
-        this.log.error({ err: error.message }, 'Decision log upload failed.');
-        if (changed) this.opts.onChange?.();
-        return false;
+    } finally {
+      if (tooLarge) {
+        this.buffer.dropped.event_too_large += tooLarge;
+        this.log.error({ count: tooLarge }, 'Decision log event exceeds the upload size limit; dropped.');
       }
-      this.counts.uploaded += c.events.length;
     }
     this.failures = 0;
     if (this.lastError) {
@@ -223,5 +231,20 @@ export class DecisionLogPlugin implements Plugin {
       this.opts.onChange?.();
     }
     return true;
+  }
+
+  private async send(client: ServiceClient, c: Chunk): Promise<{ message: string; httpCode?: number } | undefined> {
+    try {
+      const res = await client.request({
+        method: 'POST',
+        path: this.cfg.resource,
+        headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        body: c.body,
+      });
+      if (res.status < 200 || res.status >= 300) return { message: `log upload failed, server replied with HTTP ${res.status}`, httpCode: res.status };
+    } catch (err) {
+      return { message: `log upload failed: ${(err as Error).message}` };
+    }
+    return undefined;
   }
 }
