@@ -20,6 +20,12 @@ export class ParseAbort {
 const BASE_KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false']);
 /** Keywords added by v1 or `import future.keywords` / `import rego.v1` in v0. */
 export const FUTURE_KEYWORDS = ['contains', 'every', 'if', 'in'];
+/**
+ * What `import future.keywords.x` accepts, as OPA 1.20 lists it. `not` is a keyword anyway:
+ * importing it selects OPA's newer negation semantics (the compiler reads the import).
+ * `and` and `or` are accepted but change nothing: Regolith has no `and`/`or` syntax.
+ */
+export const IMPORTABLE_KEYWORDS = ['and', 'contains', 'every', 'if', 'in', 'not', 'or'];
 
 /** How OPA names tokens in "unexpected X token" messages. */
 export const TOKEN_NAMES: Record<K, string> = {

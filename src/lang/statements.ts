@@ -7,7 +7,7 @@ import type { Body, Expr, Head, Import, Location, Package, RefTerm, Rule, Term }
 import { K } from './lexer.js';
 import { BodyParser } from './body.js';
 import { refName, valueName } from './parser.js';
-import { FUTURE_KEYWORDS, ParseAbort } from './cursor.js';
+import { FUTURE_KEYWORDS, IMPORTABLE_KEYWORDS, ParseAbort } from './cursor.js';
 import { copyHead, copyTerm, isGround, refString } from './terms.js';
 
 export type Statement =
@@ -187,10 +187,10 @@ export class StatementParser extends BodyParser {
     if (path.length > 3 || kw.type !== 'string') {
       this.errorLoc(imp.path.location, 'invalid import, must be `future.keywords.x`, e.g. `import future.keywords.in`');
     }
-    if (!FUTURE_KEYWORDS.includes(kw.value)) {
-      this.errorLoc(imp.path.location, `unexpected keyword, must be one of [${FUTURE_KEYWORDS.join(' ')}]`);
+    if (!IMPORTABLE_KEYWORDS.includes(kw.value)) {
+      this.errorLoc(imp.path.location, `unexpected keyword, must be one of [${IMPORTABLE_KEYWORDS.join(' ')}]`);
     }
-    this.future.add(kw.value);
+    if (FUTURE_KEYWORDS.includes(kw.value)) this.future.add(kw.value);
   }
 
   private regoV1Import(imp: Import): void {
@@ -285,7 +285,8 @@ export class StatementParser extends BodyParser {
     }
 
     if (this.isKw('else') && !this.keywordAsRef()) {
-      if (ref.length > 1 && !ref.every(isGround)) this.errorAt(this.pos, 'else keyword cannot be used on rules with variables in head');
+      // as OPA's Ref.IsGround: the rule name itself is a var, only what follows counts
+      if (ref.length > 1 && !ref.slice(1).every(isGround)) this.errorAt(this.pos, 'else keyword cannot be used on rules with variables in head');
       if (head.key) this.errorAt(this.pos, 'else keyword cannot be used on multi-value rules');
       rule.else = this.parseElse(head);
     }

@@ -43,7 +43,7 @@ describe('package and imports', () => {
     ]);
     expect(errorsOf(() => parseModule('package p\nimport foo.bar'))[0]!.message).toMatch(/^unexpected import path, must begin with one of: \{data, future, input, rego\}, got: foo/);
     expect(errorsOf(() => parseModule('package p\nimport future.keywords.nope', { regoVersion: 'v0' }))[0]!.message).toBe(
-      'unexpected keyword, must be one of [contains every if in]',
+      'unexpected keyword, must be one of [and contains every if in not or]',
     );
   });
   it('package must come first', () => {

@@ -69,7 +69,8 @@ function keptImports(module: Module, regoV1: boolean, drop: boolean): Import[] {
   let imports = module.imports;
   if (regoV1 && drop) imports = imports.filter((i) => !isRegoV1Import(i));
   const v1Imported = imports.some(isRegoV1Import);
-  if ((regoV1 || v1Imported) && (drop || v1Imported)) imports = imports.filter((i) => !futureKeywords(i));
+  // `future.keywords.not` (and `and`, `or`) select behaviour v1 does not imply: they stay
+  if ((regoV1 || v1Imported) && (drop || v1Imported)) imports = imports.filter((i) => !futureKeywords(i)?.every((k) => FUTURE.includes(k)));
   return imports;
 }
 
@@ -145,6 +146,8 @@ function writeImports(w: Writer, imports: Import[]): void {
 
 /** Import paths are written as OPA prints refs: only non-identifiers are bracketed. */
 function importText(w: Writer, imp: Import): string {
+  // a keyword named by a future import is written as a name (`future.keywords.not`)
+  if (futureKeywords(imp)) return `import ${importPath(imp)!.join('.')}`;
   const scratch = new Writer({ ...w.flags, keywords: new Set(KEYWORDS_V0) }, []);
   scratch.inline = true;
   writeRef(scratch, imp.path.value);
