@@ -25,6 +25,7 @@ import {
 import { checkConstantArgs } from './const-types.js';
 import { rewriteMetadataCalls } from './metadata.js';
 import { rewriteZeroArityBody, rewriteZeroArityRule } from './zero-arity.js';
+import { futureNot, hoistNegatedBody, hoistNegatedTerm, MODULE_UNIFY, QUERY_UNIFY } from './negation.js';
 
 export { RegoCompileError } from './errors.js';
 export { RuleNode, type CompiledRule } from './tree.js';
@@ -63,7 +64,8 @@ export class CompiledPolicy {
     const renamed = renameBody(resolved, scope, namer);
     declareAll(scope);
     const ctx: SafetyCtx = { arityOf: (op) => arityOf(this.root, op), errors, original: namer.original };
-    const { body: ordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
+    const { body: reordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
+    const ordered = hoistNegatedBody(reordered, { namer, unify: QUERY_UNIFY });
     checkCalls(ordered, this.root, errors);
     if (errors.length) throw new RegoCompileError(errors);
     const outputVars: string[] = [];
@@ -246,21 +248,80 @@ function rewriteRule(cr: CompiledRule, root: RuleNode, errors: RegoErrorDetail[]
     x.suffix = x.suffix.map((t) => renameTerm(t, scope, namer));
     if (x.key) x.key = renameTerm(x.key, scope, namer);
     if (x.value) x.value = renameTerm(x.value, scope, namer);
-    const ctx: SafetyCtx = { arityOf: (op) => arityOf(root, op), errors, original: namer.original };
     const bound = new Set<string>();
     for (const a of x.args ?? []) forEachVarShallow(a, (n) => bound.add(n));
     const names = new Set<string>(scope.values());
-    for (const n of scope.values()) names.add(n);
-    const r = reorderDeep(body, bound, names, ctx);
-    x.body = r.body;
-    // head terms may hold comprehensions (at any depth): their bodies are reordered too,
-    // and the reordered terms are what the evaluator plans
-    const headNames = new Set([...names, ...r.bound]);
-    const nested = (t: Term) => nestedTerm(t, headNames, ctx);
-    x.suffix = x.suffix.map(nested);
-    if (x.key) x.key = nested(x.key);
-    if (x.value) x.value = nested(x.value);
-    checkHead([...x.suffix, ...(x.key ? [x.key] : []), ...(x.value ? [x.value] : [])], r.bound, ctx, x.rule.head);
+    let done = orderRule(body, { suffix: x.suffix, key: x.key, value: x.value }, bound, names, root, namer, x.rule.head);
+    if (done.headErrors && !done.bodyErrors) {
+      // OPA moves head terms that need evaluation into the body (`v = input.a[f]`) before
+      // its safety check, so a ref there may bind what the head needs (`agg[f] := input.a[f]`).
+      // Done only when the head is unsafe otherwise: for a safe head it changes nothing.
+      const moved: Body = [];
+      const move = (t: Term): Term => {
+        if (!needsEval(t)) return t;
+        const v: Term = { type: 'var', value: namer.fresh('__local'), location: t.location };
+        names.add(v.value);
+        moved.push({ index: 0, generated: true, terms: [{ type: 'ref', value: [{ type: 'var', value: 'eq' }] }, v, t], location: t.location });
+        return v;
+      };
+      const h2: Head = { suffix: x.suffix.map(move), key: x.key && move(x.key), value: x.value && move(x.value) };
+      if (moved.length) {
+        const again = orderRule([...body, ...moved], h2, bound, names, root, namer, x.rule.head);
+        if (!again.errors.length) done = again;
+      }
+    }
+    errors.push(...done.errors);
+    x.body = done.body;
+    x.suffix = done.head.suffix;
+    x.key = done.head.key;
+    x.value = done.head.value;
+    if (!futureNot(x.module)) {
+      // after the safety check, as OPA: what moves out of a `not` was checked inside it
+      const nc = { namer, unify: MODULE_UNIFY };
+      x.body = hoistNegatedBody(x.body, nc);
+      x.suffix = x.suffix.map((t) => hoistNegatedTerm(t, nc));
+      if (x.key) x.key = hoistNegatedTerm(x.key, nc);
+      if (x.value) x.value = hoistNegatedTerm(x.value, nc);
+    }
   }
 }
 
+interface Head {
+  suffix: Term[];
+  key?: Term;
+  value?: Term;
+}
+
+/** Orders a rule body for safety and checks its head; errors are returned, not reported. */
+function orderRule(body: Body, head: Head, bound: Set<string>, names: Set<string>, root: RuleNode, namer: LocalNamer, at: Rule['head']) {
+  const errors: RegoErrorDetail[] = [];
+  const ctx: SafetyCtx = { arityOf: (op) => arityOf(root, op), errors, original: namer.original };
+  const r = reorderDeep(body, bound, names, ctx);
+  // head terms may hold comprehensions (at any depth): their bodies are reordered too,
+  // and the reordered terms are what the evaluator plans
+  const headNames = new Set([...names, ...r.bound]);
+  const nested = (t: Term) => nestedTerm(t, headNames, ctx);
+  const out: Head = { suffix: head.suffix.map(nested), key: head.key && nested(head.key), value: head.value && nested(head.value) };
+  const bodyErrors = errors.length;
+  checkHead([...out.suffix, ...(out.key ? [out.key] : []), ...(out.value ? [out.value] : [])], r.bound, ctx, at);
+  return { body: r.body, head: out, errors, bodyErrors, headErrors: errors.length - bodyErrors };
+}
+
+/** OPA's requiresEval: the term holds a ref or a comprehension. */
+function needsEval(t: Term): boolean {
+  switch (t.type) {
+    case 'ref':
+    case 'call':
+    case 'arraycomprehension':
+    case 'setcomprehension':
+    case 'objectcomprehension':
+      return true;
+    case 'array':
+    case 'set':
+      return t.value.some(needsEval);
+    case 'object':
+      return t.value.some(([k, v]) => needsEval(k) || needsEval(v));
+    default:
+      return false;
+  }
+}

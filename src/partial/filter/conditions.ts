@@ -146,6 +146,31 @@ function expression(e: Expr, errors: FragmentError[]): Cond | undefined {
 }
 
 /**
+ * `__p0__ = input.<table>.<column>` with the var used nowhere else: the residual keeps that
+ * the column is defined (a ref the compiler moved out of a `not`); a row's column always is
+ * (NULL is Rego's null), so it says nothing to the target.
+ */
+function columnDefined(e: Expr, q: Body): boolean {
+  const t = e.terms;
+  if (e.negated || e.with?.length || !Array.isArray(t) || t.length !== 3 || refName(t[0]!) !== 'eq') return false;
+  const [a, b] = [t[1]!, t[2]!];
+  const v = a.type === 'var' ? a : b.type === 'var' ? b : undefined;
+  const f = v === a ? field(b) : field(a);
+  if (!v || !f || f === 'deep') return false;
+  let uses = 0;
+  const count = (x: unknown): void => {
+    if (Array.isArray(x)) x.forEach(count);
+    else if (x && typeof x === 'object') {
+      const o = x as { type?: string; value?: unknown };
+      if (o.type === 'var' && o.value === (v as { value: string }).value) uses++;
+      else for (const [k, y] of Object.entries(o)) if (k !== 'location') count(y);
+    }
+  };
+  count(q);
+  return uses === 1;
+}
+
+/**
  * The residual as one condition: an alternative of conjunctions. Support modules cannot be
  * expressed; each is an error.
  */
@@ -156,6 +181,7 @@ export function toCondition(queries: Body[], supportCount: number): Cond {
   for (const q of queries) {
     const conj: Cond[] = [];
     for (const e of q) {
+      if (columnDefined(e, q)) continue;
       const c = expression(e, errors);
       if (c) conj.push(c);
     }
