@@ -5,7 +5,7 @@
 
 import type { Body, Expr, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
 import { compileError } from './errors.js';
-import { forEachVarShallow, isEvery, isSome, refName } from './terms.js';
+import { forEachPatternVar, forEachVarShallow, isEvery, isSome, refName } from './terms.js';
 
 type Occ = 'seen' | 'assigned' | 'declared' | 'arg';
 
@@ -139,7 +139,12 @@ class Checker {
           const args = sym.value.slice(1);
           const container = args[args.length - 1]!;
           const inContainer = new Set(vars([container]));
-          const outs = vars(args.slice(0, -1)).filter((n) => !inContainer.has(n) && !wildcard(n));
+          // what the patterns declare (a ref in a pattern, `x.a`, only reads x)
+          const outs: string[] = [];
+          for (const a of args.slice(0, -1))
+            forEachPatternVar(a, (n) => {
+              if (!inContainer.has(n) && !wildcard(n)) outs.push(n);
+            });
           for (const n of [...new Set(outs)].sort()) this.declare(st, n, 'declared', t.location ?? e.location, e);
           for (const a of args) this.term(st, a);
         }

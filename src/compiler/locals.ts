@@ -5,7 +5,7 @@
 // After this pass a name means exactly one slot, so later passes need no scope logic.
 
 import type { Body, Expr, Term, Every, SomeDecl } from '../lang/ast.js';
-import { forEachVarShallow, isEvery, isSome, refName } from './terms.js';
+import { forEachPatternVar, forEachVarShallow, isEvery, isSome, refName } from './terms.js';
 
 export class LocalNamer {
   private used = new Map<string, number>();
@@ -38,9 +38,9 @@ function declaredIn(body: Body): string[] {
       for (const sym of t.symbols) {
         if (sym.type === 'var') out.push(sym.value);
         else if (sym.type === 'call') {
-          // some k, v in xs: k and v are declared (xs is not)
+          // some k, v in xs: the vars of the patterns k and v are declared (xs is not)
           const args = sym.value.slice(1, -1);
-          for (const a of args) forEachVarShallow(a, (n) => out.push(n));
+          for (const a of args) forEachPatternVar(a, (n) => out.push(n));
         }
       }
     } else if (Array.isArray(t) && t.length === 3 && refName(t[0]!) === 'assign') {
@@ -58,7 +58,8 @@ function ownVars(body: Body, extra: Term[]): string[] {
     const t = e.terms;
     if (isEvery(t)) forEachVarShallow(t.domain, add);
     else if (isSome(t)) {
-      for (const sym of t.symbols) if (sym.type === 'call') forEachVarShallow(sym.value[sym.value.length - 1]!, add);
+      // the collection, and what the patterns read (`x` in `some [x.a, y] in xs`)
+      for (const sym of t.symbols) if (sym.type === 'call') for (const a of sym.value.slice(1)) forEachVarShallow(a, add);
     } else if (Array.isArray(t)) for (const x of t.slice(1)) forEachVarShallow(x, add);
     else forEachVarShallow(t as Term, add);
     for (const w of e.with ?? []) forEachVarShallow(w.value, add);

@@ -45,12 +45,13 @@ export function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
     case 'setcomprehension': {
       const r = reorderDeep(t.value.body, names, names, ctx);
       checkHead([t.value.term], r.bound, ctx, t);
-      return { ...t, value: { term: nestedTerm(t.value.term, names, ctx), body: r.body } };
+      // a comprehension in the head (a template string's part) captures the body's vars
+      return { ...t, value: { term: nestedTerm(t.value.term, r.bound, ctx), body: r.body } };
     }
     case 'objectcomprehension': {
       const r = reorderDeep(t.value.body, names, names, ctx);
       checkHead([t.value.key, t.value.value], r.bound, ctx, t);
-      return { ...t, value: { key: nestedTerm(t.value.key, names, ctx), value: nestedTerm(t.value.value, names, ctx), body: r.body } };
+      return { ...t, value: { key: nestedTerm(t.value.key, r.bound, ctx), value: nestedTerm(t.value.value, r.bound, ctx), body: r.body } };
     }
     default:
       return t;

@@ -157,3 +157,14 @@ export function mapTerm(t: Term, fn: (t: Term) => Term): Term {
 export function locOf(x: { location?: Location } | undefined): Location | undefined {
   return x?.location;
 }
+
+/**
+ * Vars a pattern binds when unified with a value, as OPA counts the vars a `some ... in`
+ * declares: vars themselves, in arrays element by element, in objects the values. A var
+ * inside a ref (`x.a`), a call or a set is read, not declared.
+ */
+export function forEachPatternVar(t: Term, fn: (name: string) => void): void {
+  if (t.type === 'var') fn(t.value);
+  else if (t.type === 'array') for (const x of t.value) forEachPatternVar(x, fn);
+  else if (t.type === 'object') for (const [, x] of t.value) forEachPatternVar(x, fn);
+}
