@@ -5,21 +5,27 @@ import type { RegoErrorDetail, Term } from '../lang/ast.js';
 import { compileError } from './errors.js';
 import type { CompiledRule, RuleNode } from './tree.js';
 import { walkBody, walkTerm } from './walk.js';
+import { isConstant } from './terms.js';
 
 function refTargets(root: RuleNode, t: Term, out: Set<RuleNode>): void {
   if (t.type !== 'ref' || t.value[0]?.type !== 'var' || t.value[0].value !== 'data') return;
-  let node: RuleNode = root;
-  let i = 1;
-  for (; i < t.value.length; i++) {
-    if (node.isLeaf || node.general.length) break;
+  // As OPA's dynamic rule lookup: a constant segment follows its child only, a dynamic one
+  // (a var, a ref, a call) every child; a rule met on the way counts (the ref reads into
+  // its value), and where the ref ends, every rule below.
+  const walk = (node: RuleNode, i: number): void => {
+    if (i >= t.value.length) {
+      collect(node, out);
+      return;
+    }
     const k = t.value[i]!;
-    const seg = k.type === 'string' ? k.value : k.type === 'number' && /^\d+$/.test(k.value) ? k.value : undefined;
-    if (seg === undefined) break;
-    const c = node.children.get(seg);
-    if (!c) return;
-    node = c;
-  }
-  collect(node, out);
+    const next = isConstant(k) ? (k.type === 'string' ? [node.children.get(k.value)] : []) : [...node.children.values()];
+    for (const c of next) {
+      if (!c) continue;
+      if (c.hasRules && (c.isLeaf || c.general.length)) out.add(c);
+      walk(c, i + 1);
+    }
+  };
+  walk(root, 1);
 }
 
 function collect(node: RuleNode, out: Set<RuleNode>): void {

@@ -9,8 +9,11 @@ import type { Frame } from '../context.js';
 import type { Value } from '../../value/index.js';
 import { baseAt, dataAt, nodeValue } from '../virtual-doc.js';
 import type { PlanCtx } from './ctx.js';
-import { compilePath, fromGen, fromGetter } from './terms.js';
-import type { TermC } from './types.js';
+import { compilePath, compileTerm, fromGen, fromGetter } from './terms.js';
+import { forEachVarShallow } from '../../compiler/terms.js';
+import type { K, TermC } from './types.js';
+import { compareStrings } from '../../value/index.js';
+import { isPlainObject } from '../../value/object.js';
 
 /** A constant key usable as a data path segment (numbers name keys like "2" in data). */
 function segment(t: Term): string | undefined {
@@ -51,7 +54,50 @@ export function planDataPath(rest: Term[], root: RuleNode): { node: RuleNode | n
 }
 
 export function compileDataRef(rest: Term[], pc: PlanCtx): TermC {
-  const { node, path, consumed } = planDataPath(rest, pc.root);
+  return compileFrom(pc.root, [], rest, pc);
+}
+
+/** Whether a ref key's value is known when the ref runs (no var it would bind). */
+function known(t: Term, pc: PlanCtx): boolean {
+  let ok = t.type !== 'arraycomprehension' && t.type !== 'setcomprehension' && t.type !== 'objectcomprehension';
+  forEachVarShallow(t, (n) => {
+    if (!pc.isBound(n)) ok = false;
+  });
+  return ok;
+}
+
+function compileFrom(root: RuleNode, prefix: string[], rest: Term[], pc: PlanCtx): TermC {
+  const planned = planDataPath(rest, root);
+  const { node, consumed } = planned;
+  const path = [...prefix, ...planned.path];
+  const dyn = consumed < rest.length ? rest[consumed]! : undefined;
+  const iterating = dyn?.type === 'var' && !pc.isBound(dyn.value);
+  if (dyn && node && !node.isLeaf && node.general.length === 0 && (iterating || known(dyn, pc))) {
+    // A dynamic key over a node with rules below (`data[input.ns].a`, `data[ns].a`): descend
+    // by its value (or each key in turn), as OPA does, instead of reading the whole node,
+    // which may hold the rule being evaluated and would recurse.
+    const key = compileTerm(dyn, pc);
+    const after = rest.slice(consumed + 1);
+    const children = new Map<string, TermC>();
+    for (const [k, c] of node.children) children.set(k, compileFrom(c, [...path, k], after, pc));
+    const below = after.length ? compilePath(after, pc) : undefined;
+    const descend = (fr: Frame, kv: Value, k: K): boolean => {
+      if (typeof kv !== 'string') return false;
+      const c = children.get(kv);
+      if (c) return c.gen(fr, k);
+      const h = fr.ev.overrides === null ? baseAt(fr.ev.data, [...path, kv]) : dataAt(fr.ev, [...path, kv]);
+      if (h === undefined) return false;
+      return below ? below.stage(fr, h, k) : k(h);
+    };
+    if (!iterating) return fromGen((fr, k) => key.gen(fr, (kv) => descend(fr, kv, k)));
+    return fromGen((fr, k) => {
+      const keys = new Set(children.keys());
+      const b = fr.ev.overrides === null ? baseAt(fr.ev.data, path) : dataAt(fr.ev, path);
+      if (isPlainObject(b)) for (const x of Object.keys(b)) keys.add(x);
+      for (const kv of [...keys].sort(compareStrings)) if (key.match(fr, kv, (f) => descend(f, kv, k))) return true;
+      return false;
+    });
+  }
   const fast: (fr: Frame) => Value | undefined = node
     ? (fr) => nodeValue(node, fr.ev)
     : (fr) => baseAt(fr.ev.data, path);
