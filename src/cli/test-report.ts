@@ -6,7 +6,7 @@ import { Buffer } from 'node:buffer';
 import { goBenchMemString, goBenchString } from './bench-loop.js';
 import { formatDuration } from './duration.js';
 import { jsonText, ordered } from './json-out.js';
-import type { TestResult } from './test-runner.js';
+import type { SubResult, TestResult } from './test-runner.js';
 
 const HL = '-'.repeat(80);
 
@@ -33,6 +33,20 @@ function errorText(r: TestResult): string {
   return `${loc}${e.code ? e.code + ': ' : ''}${e.message}`;
 }
 
+/** Sub-results depth first, in name order, with their depth (1 for a test's own cases). */
+function eachSub(sub: Map<string, SubResult> | undefined, fn: (sr: SubResult, lineage: string[]) => void, prefix: string[] = []): void {
+  if (!sub) return;
+  for (const k of [...sub.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sr = sub.get(k)!;
+    fn(sr, [...prefix, k]);
+    eachSub(sr.sub, fn, [...prefix, k]);
+  }
+}
+
+function subLine(sr: SubResult, depth: number): string {
+  return `${'  '.repeat(depth)}${sr.name}: ${sr.fail ? 'FAIL' : 'PASS'}`;
+}
+
 export interface PrettyOptions {
   verbose: boolean;
   benchMem?: boolean;
@@ -57,6 +71,9 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
     }
     dirty = true;
     out.push(line(r));
+    eachSub(r.subResults, (sr, lineage) => {
+      if (sr.fail || o.verbose) out.push(subLine(sr, lineage.length));
+    });
     if (r.output && (o.verbose || !ok)) out.push('', indent(r.output.trimEnd()), '');
     if (r.error) out.push(`  ${errorText(r)}`);
   }
@@ -66,21 +83,51 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
     for (const f of failures) {
       out.push(line(f));
       if (f.trace.length) out.push('', indent(f.trace.join('\n')));
+      // every failed case with its lineage
+      eachSub(f.subResults, (sr, lineage) => {
+        if (sr.fail && sr.sub.size === 0) lineage.forEach((n, i) => out.push(`${'  '.repeat(i + 1)}${n}: FAIL`));
+      });
       out.push('');
     }
   }
   if (dirty) out.push(HL);
-  const count = (p: (r: TestResult) => boolean): number => results.filter(p).length;
-  const total = results.length;
-  const pass = count((r) => !r.fail && !r.skip && !r.error);
-  const fail = count((r) => r.fail && !r.error);
-  const skip = count((r) => r.skip);
-  const errs = count((r) => !!r.error);
+  // A parameterized test counts its cases (the leaves of its sub-results), as opa test does.
+  let pass = 0;
+  let fail = 0;
+  let skip = 0;
+  let errs = 0;
+  for (const r of results) {
+    if (r.skip) skip++;
+    else if (r.error) errs++;
+    else if (r.subResults?.size) {
+      eachSub(r.subResults, (sr) => {
+        if (sr.sub.size !== 0) return;
+        if (sr.fail) fail++;
+        else pass++;
+      });
+    } else if (r.fail) fail++;
+    else pass++;
+  }
+  const total = pass + fail + skip + errs;
   if (pass) out.push(`PASS: ${pass}/${total}`);
   if (fail) out.push(`FAIL: ${fail}/${total}`);
   if (skip) out.push(`SKIPPED: ${skip}/${total}`);
   if (errs) out.push(`ERROR: ${errs}/${total}`);
   return out.length ? out.join('\n') + '\n' : '';
+}
+
+/** OPA's sub_results: {name: {sub_results?, name, fail?}} (empty fields left out). */
+function subResultsJSON(sub: Map<string, SubResult>): unknown {
+  const out: Record<string, unknown> = {};
+  for (const k of [...sub.keys()].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))) {
+    const sr = sub.get(k)!;
+    out[k] = ordered({
+      sub_results: sr.sub.size ? subResultsJSON(sr.sub) : undefined,
+      name: sr.name || undefined,
+      fail: sr.fail ? true : undefined,
+    });
+  }
+  return ordered(out);
 }
 
 export function jsonReport(results: TestResult[]): string {
@@ -89,6 +136,7 @@ export function jsonReport(results: TestResult[]): string {
       location: ordered({ file: r.file, row: r.row, col: r.col }),
       package: r.pkg,
       name: r.name,
+      sub_results: r.subResults?.size ? subResultsJSON(r.subResults) : undefined,
       fail: r.fail && !r.error ? true : undefined,
       error: r.error
         ? ordered({

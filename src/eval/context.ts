@@ -138,6 +138,9 @@ class BuiltinCtx implements BuiltinContext {
   trace(m: string): void {
     this.q.tracer?.note(m);
   }
+  testCase(path: Value): void {
+    this.q.tracer?.testCase?.(path);
+  }
   awaitIO(key: string, load: () => Promise<Value>): Value {
     const q = this.q;
     const got = q.io.get(key);

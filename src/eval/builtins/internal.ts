@@ -34,6 +34,10 @@ registerBuiltins([
   },
   {
     name: 'internal.test_case',
-    fn: () => true,
+    impure: true,
+    fn: ([path], ctx) => {
+      ctx.testCase?.(path!);
+      return true;
+    },
   },
 ]);

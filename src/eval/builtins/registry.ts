@@ -16,6 +16,8 @@ export interface BuiltinContext {
   print(message: string): void;
   /** Adds a note to the explanation/trace, when tracing is on. */
   trace(message: string): void;
+  /** Reports a test case entered (internal.test_case) to the tracer, when tracing is on. */
+  testCase?(path: Value): void;
   /** Whether built-in errors end the query (strict-builtin-errors). */
   readonly strict: boolean;
   /**

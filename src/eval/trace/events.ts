@@ -32,6 +32,8 @@ export interface TraceEvent {
 export interface Tracer {
   note(msg: string): void;
   event?(e: TraceEvent): void;
+  /** A test case entered (internal.test_case, which the test runner injects into parameterized tests). */
+  testCase?(path: Value): void;
 }
 
 export function traceLocation(l: Location | undefined): TraceLocation | undefined {
@@ -96,6 +98,12 @@ export class TraceSink implements Tracer {
     this.buffered.push(e);
   }
 
+  testCase(path: Value): void {
+    this.cases.push(path);
+  }
+
+  private cases: Value[] = [];
+
   /**
    * Events are held until the run ends: a run suspended for I/O is started again, and
    * only the run that finishes (or fails) is what the caller sees.
@@ -108,5 +116,7 @@ export class TraceSink implements Tracer {
       if (e.op === 'Note') this.target.note(e.message ?? '');
     }
     this.buffered = [];
+    for (const p of this.cases) this.target.testCase?.(p);
+    this.cases = [];
   }
 }
