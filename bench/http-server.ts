@@ -9,6 +9,11 @@
 //   regolith-secure  the decision server over TLS (BENCH_TLS_CERT / BENCH_TLS_KEY) with
 //             --authentication=token --authorization=basic: every request is first decided
 //             by data.system.authz.allow (the token "bench-token" may do anything)
+//   regolith-logs  the decision server with the decision log plugin uploading every decision
+//             to BENCH_COLLECTOR_URL (the parent's collector, which only counts bytes), every
+//             1 to 2 s (BENCH_LOG_DELAY, seconds: "min,max"), started by the plugin manager
+//             from a configuration as `regolith run` does
+//   regolith-nologs  the same, with no decision_logs section (the figure to compare with)
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
 
 import { serve } from '@hono/node-server';
@@ -18,8 +23,12 @@ import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { startServer } from '../src/server/index.js';
 import { RegolithEngine } from '../src/engine/store-engine.js';
+import { validateConfig } from '../src/plugins/config/index.js';
+import { PluginManager } from '../src/plugins/manager.js';
 
 const mode = process.argv[2];
+/** Decisions the decision log plugin has logged (the parent waits until its collector has them all). */
+let logged = (): number => 0;
 
 function readNode(inc: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -34,6 +43,19 @@ async function main(): Promise<void> {
   let url: string;
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
+    url = s.url;
+  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs') {
+    const [min, max] = (process.env['BENCH_LOG_DELAY'] ?? '1,2').split(',').map(Number);
+    const config = validateConfig({
+      // regolith-nologs has the service too, unused (no plugin talks to it)
+      services: { collector: { url: process.env['BENCH_COLLECTOR_URL'] ?? 'http://127.0.0.1:9' } },
+      ...(mode === 'regolith-logs' ? { decision_logs: { service: 'collector', reporting: { min_delay_seconds: min, max_delay_seconds: max } } } : {}),
+    });
+    const engine = new RegolithEngine();
+    const manager = new PluginManager({ config, engine });
+    await manager.start();
+    logged = () => manager.decisionLogs?.counts.logged ?? 0;
+    const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions() });
     url = s.url;
   } else if (mode === 'regolith-secure') {
     const engine = new RegolithEngine();
@@ -61,14 +83,14 @@ async function main(): Promise<void> {
       serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
     });
   } else {
-    throw new Error(`usage: http-server.ts regolith|regolith-secure|hono|hono-body (got ${mode})`);
+    throw new Error(`usage: http-server.ts regolith|regolith-logs|regolith-nologs|regolith-secure|hono|hono-body (got ${mode})`);
   }
   process.send?.({ url });
 }
 
 // The parent asks for this process's CPU time around each run (server CPU per request).
 process.on('message', (m) => {
-  if ((m as { cpu?: boolean }).cpu) process.send?.({ cpu: process.cpuUsage() });
+  if ((m as { cpu?: boolean }).cpu) process.send?.({ cpu: process.cpuUsage(), logged: logged() });
 });
 
 // The parent ends the benchmark by disconnecting (or dies): exit with it.

@@ -11,6 +11,12 @@
 //   must; the bare route never reads it. Every run also reports the server's own CPU time
 //   per request (process.cpuUsage in the child), which the other jobs on a shared machine
 //   disturb much less than req/s. BENCH_ONLY=regolith skips the ceilings (quick iterations).
+//   5. Decision logging (issue #28): the same decisions against a server that uploads every
+//      decision to a collector here (gzipped chunks, every 1-2 s; the collector only counts
+//      bytes and events), next to the same server without decision_logs in its configuration,
+//      at 200/s, 600/s (BENCH_LOG_RATES) and max rate: server CPU per decision with and without
+//      logging, the uploads included. BENCH_ONLY=logs runs only this part; BENCH_LOG_BASELINE=
+//      <bundle of http-server.ts from another tree> adds that build's logging server, interleaved.
 //
 //   npm run bench:http        or        npx tsx bench/http.ts [seconds per run, default 10]
 //   npm run bench:http -- --workers 1,2 [seconds]   regolith run --workers N side by side (bench/workers.ts)
@@ -18,6 +24,9 @@
 import autocannon, { type Result } from 'autocannon';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundle } from './lib/bundle.js';
@@ -39,7 +48,7 @@ interface Server {
   child: ChildProcess;
 }
 
-type Mode = 'regolith' | 'regolith-secure' | 'hono' | 'hono-body';
+type Mode = 'regolith' | 'regolith-logs' | 'regolith-nologs' | 'regolith-secure' | 'hono' | 'hono-body';
 
 /**
  * The server side, compiled as the product is (bench/lib/bundle.ts): run through tsx, every
@@ -50,10 +59,10 @@ type Mode = 'regolith' | 'regolith-secure' | 'hono' | 'hono-body';
  */
 let serverBundle: string | undefined;
 
-function startChild(mode: Mode): Promise<Server> {
+function startChild(mode: Mode, from?: string): Promise<Server> {
   serverBundle ??= process.env['BENCH_SERVER_BUNDLE'] ?? bundle('http-server.ts');
   const prof = process.env['BENCH_CPU_PROF'];
-  const child = fork(serverBundle, [mode], {
+  const child = fork(from ?? serverBundle, [mode], {
     execArgv: prof ? ['--cpu-prof', '--cpu-prof-dir', prof] : [],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
@@ -73,13 +82,18 @@ function stop(s: Server): Promise<void> {
 }
 
 /** The child's user+system CPU time (µs). */
-function cpuOf(s: Server): Promise<number> {
+async function cpuOf(s: Server): Promise<number> {
+  return (await childState(s)).cpu;
+}
+
+/** The child's user+system CPU time (µs) and the decisions its decision log plugin logged. */
+function childState(s: Server): Promise<{ cpu: number; logged: number }> {
   return new Promise((resolve) => {
     const on = (m: unknown): void => {
-      const cpu = (m as { cpu?: NodeJS.CpuUsage }).cpu;
+      const { cpu, logged } = m as { cpu?: NodeJS.CpuUsage; logged?: number };
       if (!cpu) return;
       s.child.off('message', on);
-      resolve(cpu.user + cpu.system);
+      resolve({ cpu: cpu.user + cpu.system, logged: logged ?? 0 });
     };
     s.child.on('message', on);
     s.child.send({ cpu: true });
@@ -157,6 +171,7 @@ async function main(): Promise<void> {
 
   // 1. The ceilings (skipped with BENCH_ONLY=regolith).
   const only = process.env['BENCH_ONLY'];
+  if (only === 'logs') return void console.log(logTable(await loggingRuns(requests, s, path, hand)));
   // The same bare route at a fixed rate gives the latency floor of this machine at that load.
   const [ceiling, floor] = only ? [] : await ceilingRuns('hono', requests, FLOOR_RATE);
   const [bodyCeiling] = only ? [] : await ceilingRuns('hono-body', requests);
@@ -178,6 +193,151 @@ async function main(): Promise<void> {
   console.log(table(rows));
   if (secure) console.log(`\nTLS + authorization: ${Math.round(secure.max.cpu - max.cpu)} µs more server CPU per decision (${(secure.max.r.requests.average / max.r.requests.average).toFixed(2)} of the plain throughput)`);
   report(ceiling, bodyCeiling, max, half);
+  if (!only) console.log('\n' + logTable(await loggingRuns(requests, s, path, hand)));
+}
+
+/** Fixed rates of the decision-logging comparison (then max rate). */
+const LOG_RATES = (process.env['BENCH_LOG_RATES'] ?? '200,600').split(',').filter(Boolean).map(Number);
+/** Seconds each decision-log run waits after its load for the last upload (the plugin's max delay + margin). */
+const LOG_SETTLE_S = 2.5;
+/** Seconds a decision-log run waits at most for the collector to have every event. */
+const LOG_WAIT_S = 60;
+
+/** The decision-log collector: accepts every upload (204) and counts bytes, uploads and events. */
+async function collector(): Promise<{ url: string; bytes: number; uploads: number; events: number; close(): void }> {
+  const c = { url: '', bytes: 0, uploads: 0, events: 0, close: () => {} };
+  const srv = createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (b: Buffer) => parts.push(b));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      c.bytes += body.length;
+      c.uploads++;
+      // count events without parsing them: each has exactly one "decision_id" key
+      const text = gunzipSync(body).toString();
+      for (let i = text.indexOf('"decision_id":'); i >= 0; i = text.indexOf('"decision_id":', i + 1)) c.events++;
+      res.statusCode = 204;
+      res.end();
+    });
+  });
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+  c.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+  c.close = () => {
+    srv.closeAllConnections();
+    srv.close();
+  };
+  return c;
+}
+
+interface LogRun extends Run {
+  /** Decisions the server logged in the run, and the compressed bytes and events its collector received. */
+  logged: number;
+  bytes: number;
+  events: number;
+}
+
+interface LogRow {
+  rate: string;
+  plain: Run;
+  /** The logging server, then (BENCH_LOG_BASELINE) the baseline's. */
+  logs: LogRun[];
+}
+
+/**
+ * The plain server and the logging server side by side (both loaded and verified), one run
+ * each per rate, alternating; each run's CPU includes a settle time after the load, in which
+ * the logging server uploads the rest of what it buffered (the plain one idles as long), and
+ * a logging run lasts until its collector has every event of it. BENCH_LOG_BASELINE names
+ * another build of http-server.ts (say from an older tree, bundled as bench/lib/bundle.ts
+ * does): its logging server runs too, interleaved, with a collector of its own.
+ */
+async function loggingRuns(requests: { path: string; body: string }[], s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<LogRow[]> {
+  const baseline = process.env['BENCH_LOG_BASELINE'];
+  const loggers: { srv: Server; col: Awaited<ReturnType<typeof collector>> }[] = [];
+  const plain = await startChild('regolith-nologs');
+  const rows: LogRow[] = [];
+  try {
+    for (const from of baseline ? [undefined, baseline] : [undefined]) {
+      const col = await collector();
+      process.env['BENCH_COLLECTOR_URL'] = col.url;
+      loggers.push({ srv: await startChild('regolith-logs', from), col });
+    }
+    // A logging run is over once its collector has every decision the server logged (or LOG_WAIT_S passed).
+    const uploaded = async (l: (typeof loggers)[number]): Promise<void> => {
+      const end = Date.now() + LOG_WAIT_S * 1000;
+      while (l.col.events < (await childState(l.srv)).logged && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+    };
+    for (const srv of [plain, ...loggers.map((l) => l.srv)]) {
+      await prepare(srv, s, path, hand);
+      await load(srv.url, requests, undefined, 2); // warm-up
+    }
+    for (const l of loggers) await uploaded(l);
+    const settled = async (srv: Server, rate: number | undefined, l?: (typeof loggers)[number]): Promise<LogRun> => {
+      const c0 = await childState(srv);
+      const b0 = l?.col.bytes ?? 0;
+      const e0 = l?.col.events ?? 0;
+      const r = await load(srv.url, requests, rate);
+      await new Promise((res) => setTimeout(res, LOG_SETTLE_S * 1000));
+      if (l) await uploaded(l);
+      const c1 = await childState(srv);
+      return { r, cpu: (c1.cpu - c0.cpu) / Math.max(1, r.requests.total), logged: c1.logged - c0.logged, bytes: (l?.col.bytes ?? 0) - b0, events: (l?.col.events ?? 0) - e0 };
+    };
+    for (const rate of [...LOG_RATES, undefined]) {
+      const row: LogRow = { rate: rate ? `${rate}/s` : 'max', plain: await settled(plain, rate), logs: [] };
+      for (const l of loggers) row.logs.push(await settled(l.srv, rate, l));
+      rows.push(row);
+      const figures = row.logs.map((x, i) => `${Math.round(x.cpu)} µs logging${i ? ' (baseline)' : ''} (${x.events} events of ${x.logged} decisions logged, ${Math.round(x.bytes / 1024)} KB)`);
+      console.log(`decision logs at ${row.rate}: server CPU per decision ${Math.round(row.plain.cpu)} µs plain, ${figures.join(', ')}`);
+    }
+    for (const l of loggers) {
+      const all = (await childState(l.srv)).logged;
+      if (l.col.events !== all) console.log(`a collector received ${l.col.events} events for ${all} decisions logged (${all - l.col.events} missing after ${LOG_WAIT_S} s)`);
+    }
+  } finally {
+    await stop(plain);
+    for (const l of loggers) {
+      await stop(l.srv);
+      l.col.close();
+    }
+  }
+  return rows;
+}
+
+function logTable(rows: LogRow[]): string {
+  const base = rows[0]?.logs.length === 2;
+  const head = ['rate', 'req/s plain', 'req/s logging', 'p99 plain', 'p99 logging', 'CPU/decision plain', 'CPU/decision logging', 'logging extra', 'uploaded'];
+  if (base) head.push('req/s baseline', 'p99 baseline', 'CPU/decision baseline', 'baseline extra');
+  const out: string[][] = [head];
+  for (const x of rows) {
+    const [l, b] = x.logs as [LogRun, LogRun | undefined];
+    const row = [
+      x.rate,
+      Math.round(x.plain.r.requests.average).toLocaleString('en-US'),
+      Math.round(l.r.requests.average).toLocaleString('en-US'),
+      `${x.plain.r.latency.p99} ms`,
+      `${l.r.latency.p99} ms`,
+      `${Math.round(x.plain.cpu)} µs`,
+      `${Math.round(l.cpu)} µs`,
+      `${Math.round(l.cpu - x.plain.cpu)} µs`,
+      `${l.events.toLocaleString('en-US')} events / ${l.logged.toLocaleString('en-US')}, ${Math.round(l.bytes / Math.max(1, l.events))} B each`,
+    ];
+    if (b) row.push(Math.round(b.r.requests.average).toLocaleString('en-US'), `${b.r.latency.p99} ms`, `${Math.round(b.cpu)} µs`, `${Math.round(b.cpu - x.plain.cpu)} µs`);
+    out.push(row);
+  }
+  return 'Decision logging to a collector that counts bytes (server CPU per decision includes the uploads)\n' + table(out);
+}
+
+/** Loads the RBAC policy and data into a decision server and checks its decisions. */
+async function prepare(srv: Server, s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<void> {
+  const put = await call(`${srv.url}/v1/policies/rbac`, 'PUT', policyText(s.policy));
+  if (put.status !== 200) fail(`PUT policy: ${put.status} ${JSON.stringify(put.json)}`);
+  const data = await call(`${srv.url}/v1/data`, 'PUT', JSON.stringify(s.data));
+  if (data.status !== 204) fail(`PUT data: ${data.status} ${JSON.stringify(data.json)}`);
+  for (const c of s.cases) {
+    const r = await call(srv.url + path, 'POST', `{"input":${c.json}}`);
+    const want = hand(c.json);
+    if (r.status !== 200 || (r.json as { result?: unknown }).result !== want) fail(`decision differs: ${c.json}: server ${JSON.stringify(r.json)}, expected ${want}`);
+  }
 }
 
 /** Certificates for the secure run, made by openssl in a temporary directory. */
@@ -206,15 +366,7 @@ async function decisionRuns(mode: 'regolith' | 'regolith-secure', requests: { pa
   let max: Run;
   let half: Run;
   try {
-    const put = await call(`${srv.url}/v1/policies/rbac`, 'PUT', policyText(s.policy));
-    if (put.status !== 200) fail(`PUT policy: ${put.status} ${JSON.stringify(put.json)}`);
-    const data = await call(`${srv.url}/v1/data`, 'PUT', JSON.stringify(s.data));
-    if (data.status !== 204) fail(`PUT data: ${data.status} ${JSON.stringify(data.json)}`);
-    for (const c of s.cases) {
-      const r = await call(srv.url + path, 'POST', `{"input":${c.json}}`);
-      const want = hand(c.json);
-      if (r.status !== 200 || (r.json as { result?: unknown }).result !== want) fail(`decision differs: ${c.json}: server ${JSON.stringify(r.json)}, expected ${want}`);
-    }
+    await prepare(srv, s, path, hand);
     console.log(`Regolith server (${mode}): policy and data loaded, ${s.cases.length} decisions verified over HTTP`);
     await load(srv.url, requests, undefined, 2); // warm-up
     max = await measured(srv, requests);
