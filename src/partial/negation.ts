@@ -68,7 +68,7 @@ export function negateAlternatives(pe: PartialEvaluator, alternatives: Expr[][],
   if (!local && size <= NOT_EXPANSION_LIMIT) {
     const choose = (i: number, s: State): void => {
       if (i === options.length) return k(s);
-      for (const x of options[i]!) choose(i + 1, pe.saveAt(s, x));
+      for (const x of options[i]!) if (!contradicted(x, s)) choose(i + 1, pe.saveAt(s, x));
     };
     return choose(0, st);
   }
@@ -117,6 +117,25 @@ function negations(x: Expr): Expr[] | undefined {
   t.slice(1).forEach((o) => operand(o, true));
   if (!ok) return undefined;
   return [{ ...x, negated: true }, ...refs.map((r): Expr => ({ ...callExpr('eq', [r, r], true), location: x.location }))];
+}
+
+/**
+ * Whether `x` is "ref R is undefined" (`not R = R`) in a branch that already holds R defined
+ * (a copy of R whose definedness it keeps, or a saved `v = R`): such an alternative can never
+ * hold, and keeping it only makes residuals no target can translate.
+ */
+function contradicted(x: Expr, st: State): boolean {
+  const t = x.terms;
+  if (!x.negated || x.with?.length || !Array.isArray(t) || t.length !== 3 || refName(t[0]!) !== 'eq') return false;
+  const r = keyOf(t[1]!);
+  if (r !== keyOf(t[2]!)) return false;
+  for (let p = st.props; p; p = p.tail) if (keyOf(p.head.term) === r) return true;
+  for (let e = st.saved; e; e = e.tail) {
+    const u = e.head.terms;
+    if (e.head.negated || e.head.with?.length || !Array.isArray(u) || u.length !== 3 || refName(u[0]!) !== 'eq') continue;
+    if (keyOf(u[1]!) === r || keyOf(u[2]!) === r) return true;
+  }
+  return false;
 }
 
 /** A ref whose keys are all constants (nothing in it moves out of a `not`). */
