@@ -167,12 +167,14 @@ export class Support {
   private chain(pkg: string[], name: string, r: CompiledRule): void {
     const pe = this.pe;
     const items: Item[] = [];
+    // the else branches of a function read the first branch's arguments: one set of names
+    let args: Term[] | undefined;
     for (let x: CompiledRule | undefined = r; x; x = x.else) {
       const branch = x;
-      this.each(branch, (f, s, done) => pe.term(branch.value!, f, s, (p, s2) => {
+      args = this.each(branch, (f, s, done) => pe.term(branch.value!, f, s, (p, s2) => {
         const v = pe.plugged(p, s2);
         done({ value: v.t }, v.st);
-      }), (it) => items.push(it));
+      }), (it) => items.push(it), args);
     }
     if (!items.length) return;
     // without else, each solution is a definition of its own (the values are the rule's)
@@ -182,13 +184,21 @@ export class Support {
     this.push(pkg, rules[0]!);
   }
 
-  /** Runs one rule body in a fresh frame (function parameters bound to residual variables). */
-  private each(r: CompiledRule, head: (f: ReturnType<PartialEvaluator['frame']>, s: State, done: (it: Omit<Item, 'body'>, s: State) => void) => void, emit: (it: Item) => void): void {
+  /**
+   * Runs one rule body in a fresh frame (function parameters bound to residual variables, or
+   * to `given` ones: an else branch reads its chain's arguments). Answers the arguments.
+   */
+  private each(
+    r: CompiledRule,
+    head: (f: ReturnType<PartialEvaluator['frame']>, s: State, done: (it: Omit<Item, 'body'>, s: State) => void) => void,
+    emit: (it: Item) => void,
+    given?: Term[],
+  ): Term[] | undefined {
     const pe = this.pe;
     const f = pe.frame();
     let st = EMPTY;
     let args: Term[] | undefined;
-    if (r.args) {
+    if (r.args && !given) {
       args = r.args.map((a) => {
         const x = pe.plugPattern(a, f, st);
         st = x.st;
@@ -196,7 +206,15 @@ export class Support {
       });
     }
     const start = st;
-    pe.body(r.body, 0, f, st, (s) => head(f, s, (it, s2) => emit({ ...it, args, body: pe.residualSince(s2, start) })));
+    const run = (s0: State) => pe.body(r.body, 0, f, s0, (s) => head(f, s, (it, s2) => emit({ ...it, args: given ?? args, body: pe.residualSince(s2, start) })));
+    if (!r.args || !given) {
+      run(st);
+      return args;
+    }
+    const params = r.args;
+    const bindArgs = (i: number, s: State): void => (i === params.length ? run(s) : pe.unifyWith(params[i]!, given[i]!, f, s, (s2) => bindArgs(i + 1, s2)));
+    bindArgs(0, st);
+    return given;
   }
 
   private rule(name: string, it: Item): Rule {

@@ -197,7 +197,6 @@ const SHAPES: Record<string, { gen: fc.Arbitrary<Shape>; off?: string }> = {
     }),
   },
   functionElse: {
-    off: 'function with else: the support rule renames the argument only in the first branch (else := 2 if { __p1__ < 0 }: unsafe var)',
     gen: fc.constant({
       rules: ['fe(x) := 1 if {\n\tx > 10\n} else := 2 if {\n\tx < 0\n} else := 0', 'fx(x) if {\n\tx > 1\n} else := false if {\n\tx < 0\n}'],
       uses: ['fe(input.row.price) == 1', 'fe(input.row.price) == 0', 'fx(input.row.price)', 'fx(input.row.price) == false'],
