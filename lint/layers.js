@@ -14,8 +14,7 @@ export const FLOORS = {
   bundle: ['engine', 'storage', 'value'],
   server: ['engine', 'storage', 'value'],
   plugins: ['bundle', 'engine', 'storage', 'value'],
-  health: ['engine', 'storage', 'value'],
-  cli: ['server', 'plugins', 'bundle', 'health', 'engine', 'storage', 'value'],
+  cli: ['server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
   '(index)': ['engine', 'server'],
 };
 

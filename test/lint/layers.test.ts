@@ -1,6 +1,7 @@
 // The layer rule itself: an import up the floors is reported, one down is not, and the
 // floor table has no cycle (so no two folders can import each other).
 import { ESLint } from 'eslint';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain JS module without types
@@ -40,5 +41,10 @@ describe('layers/imports-flow-down', () => {
       state.set(f, 'done');
     };
     for (const f of Object.keys(table)) expect(() => visit(f, [])).not.toThrow();
+  });
+
+  it('has a floor for every folder under src/ and none for a folder that does not exist', () => {
+    const folders = readdirSync(resolve(ROOT, 'src'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    expect(Object.keys(FLOORS as Record<string, string[]>).filter((f) => f !== '(index)').sort()).toEqual(folders.sort());
   });
 });
