@@ -14,7 +14,9 @@ export const FLOORS = {
   bundle: ['engine', 'storage', 'value'],
   server: ['engine', 'storage', 'value'],
   plugins: ['bundle', 'engine', 'storage', 'value'],
-  cli: ['server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
+  console: ['server', 'plugins', 'engine', 'storage', 'value'],
+  runtime: ['console', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
+  cli: ['runtime', 'console', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
   '(index)': ['engine', 'server'],
 };
 

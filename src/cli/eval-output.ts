@@ -3,7 +3,7 @@
 // expression without bindings, a table otherwise, "undefined" when there is no result).
 
 import { toJSONText, type PartialQueries, type RawResult, type RegoErrorDetail, type Value } from '../engine/index.js';
-import { formatErrors } from '../engine/syntax.js';
+import { prettyErrorText } from '../runtime/policy-set.js';
 import { jsonText, ordered } from './json-out.js';
 import { EVAL_FORMATS } from './options.js';
 import { asciiTable, limit } from './result-table.js';
@@ -41,14 +41,6 @@ function errorsJSON(errors: RegoErrorDetail[]): unknown[] {
       details: e.details as Value | undefined,
     }),
   );
-}
-
-/** The pretty error text: OPA's "1 error occurred: file:row: code: message". */
-export function prettyErrorText(errors: RegoErrorDetail[]): string {
-  if (errors.every((e) => !e.code && !e.location)) {
-    return errors.length === 1 ? `1 error occurred: ${errors[0]!.message}` : `${errors.length} errors occurred:\n${errors.map((e) => e.message).join('\n')}`;
-  }
-  return formatErrors(errors);
 }
 
 function jsonOutput(o: EvalOutput): string {

@@ -2,15 +2,8 @@
 // to stderr, colour only when the stream is a terminal (and NO_COLOR is unset), and a
 // failing command ends with exit code 1 as `opa` does.
 
-export class CLIError extends Error {
-  constructor(
-    message: string,
-    readonly exitCode = 1,
-  ) {
-    super(message);
-    this.name = 'CLIError';
-  }
-}
+// The runtime throws the same class: a command's failure and a server's failure to start end alike.
+export { ExitError as CLIError } from '../runtime/errors.js';
 
 function colourOn(stream: NodeJS.WriteStream): boolean {
   return !!stream.isTTY && !process.env.NO_COLOR && process.env.TERM !== 'dumb';

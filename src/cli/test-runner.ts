@@ -36,8 +36,8 @@ function teeTracer(...ts: (Tracer | undefined)[]): Tracer | undefined {
   };
 }
 import { benchmark, type BenchResult } from './bench-loop.js';
-import { toErrorDetails, type PolicySet } from './policy-set.js';
-import { prepareQuery, runPrepared } from './run-query.js';
+import { toErrorDetails, type PolicySet } from '../runtime/policy-set.js';
+import { prepareQuery, runPrepared } from '../runtime/query.js';
 
 export interface TestCase {
   file: string;

@@ -1,6 +1,6 @@
 // The web console in a real browser (chromium through playwright-core) against a real
 // server: a bundle with a revision, decision logging to the console feed, and impact
-// analysis wired as `regolith run` wires it (src/cli/console/impact-hook.ts over
+// analysis wired as `regolith run` wires it (src/console/impact-hook.ts over
 // src/plugins/console). Every request to anything but the server is
 // blocked and must not be attempted; any console error or page error fails the test.
 // UI_SCREENSHOTS=1 also saves docs/images/ui-*.png (scripts/ui-screenshots.mjs).
@@ -18,7 +18,7 @@ import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { validateConfig } from '../../src/plugins/config/index.js';
 import { PluginManager } from '../../src/plugins/manager.js';
-import { impactHook } from '../../src/cli/console/impact-hook.js';
+import { impactHook } from '../../src/console/impact-hook.js';
 import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../plugins/sidecar/helpers.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');

@@ -6,13 +6,13 @@
 import { readFileSync } from 'node:fs';
 import type { RegoVersion, Value } from '../../engine/index.js';
 import { benchmark, goBenchMemString, goBenchString, type BenchResult } from '../bench-loop.js';
-import { prettyErrorText, renderEval } from '../eval-output.js';
+import { renderEval } from '../eval-output.js';
 import { CLIError } from '../io.js';
 import { jsonText, ordered } from '../json-out.js';
-import { loadPaths, LoadError } from '../load-paths.js';
+import { loadPaths, LoadError } from '../../runtime/load-paths.js';
 import { BENCH_FORMATS } from '../options.js';
-import { buildPolicySet, toErrorDetails } from '../policy-set.js';
-import { prepareQuery, runPrepared, type PreparedRun } from '../run-query.js';
+import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
+import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { parseInputText } from './eval.js';
 
 interface BenchFlags {

@@ -11,9 +11,9 @@ import { readInsights, type InsightsSettings } from '../../plugins/adapters/insi
 import { REAL_TIMING } from '../../plugins/timing.js';
 import { CLIError, out } from '../io.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
-import { loadPaths } from '../load-paths.js';
-import { buildPolicySet, CommandErrors } from '../policy-set.js';
-import { prepareQuery, runPrepared } from '../run-query.js';
+import { loadPaths } from '../../runtime/load-paths.js';
+import { buildPolicySet, CommandErrors } from '../../runtime/policy-set.js';
+import { prepareQuery, runPrepared } from '../../runtime/query.js';
 import { asciiTable } from '../result-table.js';
 
 interface Flags {

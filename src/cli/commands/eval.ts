@@ -10,9 +10,9 @@ import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
 import { CLIError } from '../io.js';
-import { loadPaths, LoadError } from '../load-paths.js';
-import { buildPolicySet, toErrorDetails } from '../policy-set.js';
-import { prepareQuery, runPrepared } from '../run-query.js';
+import { loadPaths, LoadError } from '../../runtime/load-paths.js';
+import { buildPolicySet, toErrorDetails } from '../../runtime/policy-set.js';
+import { prepareQuery, runPrepared } from '../../runtime/query.js';
 
 interface EvalFlags {
   data: string[];

@@ -2,8 +2,8 @@
 // files or bundles (see run-server.ts). The interactive REPL of `opa run` is not provided.
 
 import { CLIError } from '../io.js';
-import { LOG_FORMATS, LOG_LEVELS } from '../run-logger.js';
-import { runServer } from '../run-server.js';
+import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
+import { runServer } from '../../runtime/server.js';
 import { verificationConfig, type VerificationFlags } from '../verification-flags.js';
 
 interface RunFlags extends VerificationFlags {

@@ -3,11 +3,10 @@
 // when a test fails, errors or is skipped (unless -z), 1 when loading or compiling fails.
 
 import { parseDuration } from '../duration.js';
-import { prettyErrorText } from '../eval-output.js';
 import { CLIError } from '../io.js';
-import { loadPaths } from '../load-paths.js';
+import { loadPaths } from '../../runtime/load-paths.js';
 import { BENCH_FORMATS } from '../options.js';
-import { buildPolicySet, toErrorDetails } from '../policy-set.js';
+import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
 import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';

@@ -6,10 +6,10 @@
 import { readFileSync } from 'node:fs';
 import { toJSONText, type Value } from '../../engine/index.js';
 import { CLIError, out } from '../io.js';
-import { loadPaths } from '../load-paths.js';
-import { buildPolicySet, CommandErrors } from '../policy-set.js';
+import { loadPaths } from '../../runtime/load-paths.js';
+import { buildPolicySet, CommandErrors } from '../../runtime/policy-set.js';
 import { asciiTable } from '../result-table.js';
-import { prepareQuery, runPrepared } from '../run-query.js';
+import { prepareQuery, runPrepared } from '../../runtime/query.js';
 import { fetchOrganization, ManagementApiError, type Organization } from '../upgrade/management-api.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
 import { readYaml, YamlFileError } from '../upgrade/read-yaml.js';

@@ -1,5 +1,5 @@
 // `regolith __playground-sandbox` (hidden): the console playground's evaluation child,
-// started by the server itself (src/cli/console/sandbox.ts); not for users.
+// started by the server itself (src/console/sandbox.ts); not for users.
 
 import type { Command } from 'commander';
 import { lazyAction } from './lazy.js';

@@ -13,6 +13,7 @@ import {
   type RegoErrorDetail,
   type RegoVersion,
 } from '../engine/index.js';
+import { formatErrors } from '../engine/syntax.js';
 import type { Loaded } from './load-paths.js';
 import { LoadError } from './load-paths.js';
 
@@ -64,4 +65,12 @@ export function buildPolicySet(
     throw new CommandErrors(toErrorDetails(e));
   }
   return { regolith, modules };
+}
+
+/** The pretty error text: OPA's "1 error occurred: file:row: code: message". */
+export function prettyErrorText(errors: RegoErrorDetail[]): string {
+  if (errors.every((e) => !e.code && !e.location)) {
+    return errors.length === 1 ? `1 error occurred: ${errors[0]!.message}` : `${errors.length} errors occurred:\n${errors.map((e) => e.message).join('\n')}`;
+  }
+  return formatErrors(errors);
 }

@@ -14,15 +14,14 @@ import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
 import type { Module, RegoVersion } from '../engine/index.js';
 import type { VerificationConfig } from '../bundle/index.js';
-import { CLIError } from './io.js';
+import { ExitError } from './errors.js';
 import { loadPaths, type Loaded } from './load-paths.js';
-import { buildPolicySet, CommandErrors, toErrorDetails } from './policy-set.js';
-import { prettyErrorText } from './eval-output.js';
-import { createRunLogger } from './run-logger.js';
-import { startPlugins, type RunningPlugins } from './run-plugins.js';
-import { installOwned, NOTHING_OWNED } from './run-install.js';
-import { PlaygroundSandbox } from './console/sandbox.js';
-import { impactHook } from './console/impact-hook.js';
+import { buildPolicySet, CommandErrors, prettyErrorText, toErrorDetails } from './policy-set.js';
+import { createRunLogger } from './logger.js';
+import { startPlugins, type RunningPlugins } from './plugins.js';
+import { installOwned, NOTHING_OWNED } from './install.js';
+import { PlaygroundSandbox } from '../console/sandbox.js';
+import { impactHook } from '../console/impact-hook.js';
 
 type Owned = Awaited<ReturnType<typeof installOwned>>;
 
@@ -72,7 +71,7 @@ function readConfig(o: RunServerOptions): Config {
   try {
     return loadConfig({ configFile: o.configFile, set: o.set, setFile: o.setFile });
   } catch (e) {
-    if (e instanceof ConfigError) throw new CLIError(e.message);
+    if (e instanceof ConfigError) throw new ExitError(e.message);
     throw e;
   }
 }
@@ -141,7 +140,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   try {
     loaded = await load(o);
   } catch (e) {
-    throw new CLIError(loadErrorText(e));
+    throw new ExitError(loadErrorText(e));
   }
   const store = new Store({ onTriggerError: (err) => logger.error({ err }, 'store trigger failed') });
   let owned = await installOwned(store, loaded.loaded, loaded.parsed, NOTHING_OWNED);
@@ -189,10 +188,10 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     await Promise.all(servers.map((s) => s.close()));
     await plugins?.stop();
     const err = e as NodeJS.ErrnoException;
-    if (e instanceof TLSConfigError) throw new CLIError(e.message);
+    if (e instanceof TLSConfigError) throw new ExitError(e.message);
     if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
       const all = [...o.addrs, ...(o.diagnosticAddrs ?? [])];
-      throw new CLIError(`listen tcp ${all[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
+      throw new ExitError(`listen tcp ${all[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
     }
     throw e;
   }

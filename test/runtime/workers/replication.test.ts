@@ -6,7 +6,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { applyDelta, applyFullState, deltaOf, fullStateOf, type Delta } from '../../../src/cli/workers/replication.js';
+import { applyDelta, applyFullState, deltaOf, fullStateOf, type Delta } from '../../../src/runtime/workers/replication.js';
 import { Store } from '../../../src/storage/index.js';
 import { parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 

@@ -16,7 +16,7 @@ import type { ConsoleOptions } from '../../server/console.js';
 import type { RegolithEngine } from '../../engine/store-engine.js';
 import type { Store } from '../../storage/index.js';
 import type { Config } from '../../plugins/config/index.js';
-import type { RunningPlugins } from '../run-plugins.js';
+import type { RunningPlugins } from '../plugins.js';
 import { decodeEvent, type ToPrimary, type ToWorker } from './protocol.js';
 import { deltaOf, fullStateOf, type Delta } from './replication.js';
 

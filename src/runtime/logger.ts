@@ -4,8 +4,6 @@
 
 import pino, { type Logger } from 'pino';
 
-export { LOG_FORMATS, LOG_LEVELS } from './options.js';
-
 function textLine(line: string): string {
   let entry: Record<string, unknown>;
   try {

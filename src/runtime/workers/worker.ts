@@ -15,7 +15,7 @@ import type { Config } from '../../plugins/config/index.js';
 import { encodeEvent, primaryOwns, type ToPrimary, type ToWorker } from './protocol.js';
 import { applyDelta, applyFullState } from './replication.js';
 import { DecisionFeed } from '../../plugins/logs/feed.js';
-import { PlaygroundSandbox } from '../console/sandbox.js';
+import { PlaygroundSandbox } from '../../console/sandbox.js';
 
 export interface WorkerOptions {
   config: Config;
