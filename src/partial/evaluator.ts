@@ -67,6 +67,23 @@ function setPath(v: Value | undefined, path: string[], value: Value): Value {
 }
 export type KT = (p: PT, st: State) => void;
 
+/** An array, object or set term holding a ref (outside comprehensions): undefined when the ref is. */
+function mayBeUndefined(t: Term): boolean {
+  switch (t.type) {
+    case 'ref':
+      return true;
+    case 'var':
+      return t.value === 'input' || t.value === 'data';
+    case 'array':
+    case 'set':
+      return t.value.some(mayBeUndefined);
+    case 'object':
+      return t.value.some(([a, b]) => mayBeUndefined(a) || mayBeUndefined(b));
+    default:
+      return false;
+  }
+}
+
 /** One activation: a query, a rule body or a function body (its variables are its own). */
 export interface Frame0 {
   id: number;
@@ -372,8 +389,9 @@ export class PartialEvaluator {
         const v = this.freshVar();
         return k(bind(this.saveAt(st, callExpr('eq', [v, p])), key, v));
       }
-      if (!isKnown(p) && (p.type === 'ref' || (p.type === 'var' && (p.value === 'input' || p.value === 'data')))) {
-        // a whole unknown document is undefined when missing: its definedness counts too
+      if (!isKnown(p) && (p.type === 'ref' || (p.type === 'var' && (p.value === 'input' || p.value === 'data')) || mayBeUndefined(p))) {
+        // a whole unknown document is undefined when missing: its definedness counts too, and
+        // so does that of a composite built from one (`x := [input.y, 1]`)
         const id = this.props++;
         this.propIds.set(p, id);
         return k({ ...bind(st, key, p), props: cons({ term: p, id }, st.props) });
@@ -1034,7 +1052,13 @@ export class PartialEvaluator {
     const up = (x: State) => (s = x);
     const t = e.terms;
     const out: Expr = { ...e, index: 0 };
-    if (isEvery(t)) out.terms = { ...t, domain: this.plugDeep(t.domain, fr, s, up), body: t.body.map((b) => this.plugExpr(b, fr, s, up)) };
+    if (isEvery(t)) {
+      const domain = this.plugDeep(t.domain, fr, s, up);
+      // an empty domain holds whatever the body reads: reading a copy there keeps no definedness
+      const reads = s.reads;
+      out.terms = { ...t, domain, body: t.body.map((b) => this.plugExpr(b, fr, s, up)) };
+      s = { ...s, reads };
+    }
     else if (isSome(t)) out.terms = { ...t, symbols: t.symbols.map((x) => this.plugDeep(x, fr, s, up)) };
     else if (Array.isArray(t)) out.terms = t.map((x, i) => (i === 0 ? this.plugOperator(x) : this.plugDeep(x, fr, s, up)));
     else out.terms = this.plugDeep(t as Term, fr, s, up);
@@ -1083,11 +1107,20 @@ export class PartialEvaluator {
           return { ...x, value: x.value.map(([a, b]) => [walk(a), walk(b)] as [Term, Term]) };
         case 'call':
           return { ...x, value: x.value.map((y, i) => (i === 0 ? this.plugOperator(y) : walk(y))) };
+        // a comprehension is always defined: reading a copy inside it keeps no definedness
         case 'arraycomprehension':
-        case 'setcomprehension':
-          return { ...x, value: { term: walk(x.value.term), body: x.value.body.map((e) => this.plugExpr(e, fr, s, (ns) => (s = ns))) } } as Term;
-        case 'objectcomprehension':
-          return { ...x, value: { key: walk(x.value.key), value: walk(x.value.value), body: x.value.body.map((e) => this.plugExpr(e, fr, s, (ns) => (s = ns))) } };
+        case 'setcomprehension': {
+          const reads = s.reads;
+          const out = { ...x, value: { term: walk(x.value.term), body: x.value.body.map((e) => this.plugExpr(e, fr, s, (ns) => (s = ns))) } } as Term;
+          s = { ...s, reads };
+          return out;
+        }
+        case 'objectcomprehension': {
+          const reads = s.reads;
+          const out: Term = { ...x, value: { key: walk(x.value.key), value: walk(x.value.value), body: x.value.body.map((e) => this.plugExpr(e, fr, s, (ns) => (s = ns))) } };
+          s = { ...s, reads };
+          return out;
+        }
         default:
           return x;
       }
