@@ -13,6 +13,7 @@ import { EMPTY, type State } from './state.js';
 import { callExpr, dataRef, termExpr, valueTerm } from './terms.js';
 import { RSet } from '../value/index.js';
 import type { Path } from './unknowns.js';
+import { IDENTIFIER } from '../lang/ref-text.js';
 
 interface Item {
   body: Expr[];
@@ -20,6 +21,8 @@ interface Item {
   key?: Term;
   args?: Term[];
   suffix?: Term[];
+  /** Which suffix terms the rule wrote as variables (kept variables in the support head). */
+  dynamic?: boolean[];
 }
 
 const TRUE: Term = { type: 'boolean', value: true };
@@ -27,6 +30,28 @@ const TRUE: Term = { type: 'boolean', value: true };
 /** Rules are kept by [package below `partial`, rule name]. */
 function splitKey(key: string): [string[], string] {
   return JSON.parse(key) as [string[], string];
+}
+
+const KEYWORDS = new Set(['package', 'import', 'as', 'default', 'else', 'not', 'some', 'with', 'null', 'true', 'false', 'contains', 'every', 'if', 'in']);
+const nameLike = (s: string) => IDENTIFIER.test(s) && !KEYWORDS.has(s);
+
+/**
+ * The package and rules as written: a path segment that is no Rego name (`p.q["a/b"]`)
+ * cannot be a package or rule name, so the rule is named by the last name before it and the
+ * rest of the path goes into its head ref (`package partial.p`, `q["a/b"][x] if ...`).
+ */
+function written(pkg: string[], name: string, rules: Rule[]): [string[], Rule[]] {
+  const full = [...pkg, name];
+  const bad = full.findIndex((x) => !nameLike(x));
+  if (bad < 0) return [pkg, rules];
+  if (bad === 0) throw new PartialError(`partial evaluation cannot name a support rule for data.${full.map((x) => JSON.stringify(x)).join('.')}`);
+  const segs = full.slice(bad).map((x): Term => ({ type: 'string', value: x }));
+  const rename = (r: Rule): Rule => {
+    const head = { ...r.head, ref: [{ type: 'var', value: full[bad - 1]! } as Term, ...segs, ...r.head.ref.slice(1)] };
+    delete head.name;
+    return { ...r, head, else: r.else && rename(r.else) };
+  };
+  return [full.slice(0, bad - 1), rules.map(rename)];
 }
 
 export class Support {
@@ -97,12 +122,12 @@ export class Support {
     }
     const byPkg = new Map<string, Rule[]>();
     for (const key of [...reached].sort()) {
-      const [pkg] = splitKey(key);
-      const k = pkg.join('.');
-      byPkg.set(k, [...(byPkg.get(k) ?? []), ...this.rules.get(key)!]);
+      const [pkg, rules] = written(...splitKey(key), this.rules.get(key)!);
+      const k = JSON.stringify(pkg);
+      byPkg.set(k, [...(byPkg.get(k) ?? []), ...rules]);
     }
     return [...byPkg].map(([pkg, rules]) => ({
-      package: { path: [{ type: 'var', value: 'data' }, ...['partial', ...(pkg ? pkg.split('.') : [])].map((x) => ({ type: 'string', value: x }) as Term)] },
+      package: { path: [{ type: 'var', value: 'data' }, ...['partial', ...(JSON.parse(pkg) as string[])].map((x) => ({ type: 'string', value: x }) as Term)] },
       imports: [],
       rules,
       annotations: [],
@@ -120,7 +145,12 @@ export class Support {
     const before = this.count;
     this.rulesOf(node, path);
     // the rules below belong to the document too (`p.foo.r` under `p[x].q`)
-    if (!node.isFunction) for (const [name, child] of [...node.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) this.generate(child, [...path, name]);
+    // (a child where no rule holds is an empty set or object there, as full evaluation reads it)
+    if (!node.isFunction)
+      for (const [name, child] of [...node.children].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        const r = this.generate(child, [...path, name]);
+        if (r.type !== 'ref') this.add(['partial', ...path], name, { body: [], value: r });
+      }
     if (this.count > before || node.isFunction || node.complete.length || node.default) return ref;
     // no rule holds anywhere: a set is empty, an object (general rules, packages) too
     const empty = valueTerm(node.sets.length ? new RSet() : {});
@@ -155,7 +185,8 @@ export class Support {
               return x.t;
             });
             const last = asts.pop()!;
-            done(r.setLeaf ? { suffix: asts, key: last } : { suffix: asts, value: last }, st);
+            const dynamic = r.suffix.map((t) => !['string', 'number', 'boolean', 'null'].includes(t.type));
+            done(r.setLeaf ? { suffix: asts, key: last, dynamic } : { suffix: asts, value: last, dynamic }, st);
           });
         },
         (it) => this.add(pkg, name, it),
@@ -220,8 +251,10 @@ export class Support {
   private rule(name: string, it: Item): Rule {
     // a head ref takes variables and scalars only: anything else is bound in the body
     const body = [...it.body];
-    const suffix = it.suffix?.map((t) => {
-      if (t.type === 'var' || t.type === 'string' || t.type === 'number' || t.type === 'boolean' || t.type === 'null') return t;
+    // a key the rule computes stays a variable: a constant key would be a node of the rule
+    // tree, an empty object wherever the rule does not hold
+    const suffix = it.suffix?.map((t, i) => {
+      if (t.type === 'var' || (!it.dynamic?.[i] && (t.type === 'string' || t.type === 'number' || t.type === 'boolean' || t.type === 'null'))) return t;
       const v = this.pe.freshVar();
       body.push(callExpr('eq', [v, t]));
       return v;
