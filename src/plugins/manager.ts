@@ -199,17 +199,19 @@ export class PluginManager {
   serverOptions(): {
     pluginStatus: () => Record<string, PluginStatus>;
     status: () => Value | undefined;
-    decisionLogger?: (event: DecisionEvent) => Promise<void>;
+    decisionLogger?: (event: DecisionEvent) => Promise<void> | undefined;
     registry: Registry;
     events?: { has(name: string): boolean; handle(name: string, ev: IncomingEvent): Promise<EventReply> };
   } {
     const adapters = this.adapters;
+    const dl = this.decisionLogs;
     return {
       ...(adapters?.hasEvents ? { events: adapters } : {}),
       registry: this.registry,
       pluginStatus: () => this.pluginStates(),
       status: () => this.statusDocument(),
-      ...(this.decisionLogs ? { decisionLogger: this.decisionLogger } : {}),
+      // record(): synchronous per decision unless a mask or drop policy must run.
+      ...(dl ? { decisionLogger: (event: DecisionEvent) => dl.record(event) } : {}),
     };
   }
 }

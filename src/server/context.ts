@@ -24,8 +24,14 @@ export interface PluginStatus {
 
 export type { DecisionEvent };
 
+/** A decision as the server hands it to the decision logger. */
+export interface LoggedDecision extends DecisionEvent {
+  /** The result's JSON text (toJSONText) when the response already wrote it: the log need not write it again. */
+  result_json?: string;
+}
+
 /** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
-export type DecisionRecord = Omit<DecisionEvent, 'timestamp' | 'nd_builtin_cache'> & {
+export type DecisionRecord = Omit<LoggedDecision, 'timestamp' | 'nd_builtin_cache'> & {
   ndCache?: Map<string, Map<string, Value>>;
 };
 
@@ -46,7 +52,7 @@ export interface ServerOptions {
   /** The status plugin's current report for GET /v1/status; undefined when it is not enabled. */
   status?: () => Value | undefined;
   /** Set when decision logging is enabled: responses then carry decision_id. */
-  decisionLogger?: (event: DecisionEvent) => void | Promise<void>;
+  decisionLogger?: (event: LoggedDecision) => void | Promise<void>;
   decisionIdFactory?: () => string;
   limits?: Partial<BodyLimits>;
   gzip?: Partial<GzipSettings>;
@@ -118,6 +124,19 @@ function packageVersion(): string {
   }
 }
 
+let stampMs = -1;
+let stampText = '';
+
+/** Now in RFC 3339 (milliseconds): written once per millisecond, however many decisions share it. */
+function timestamp(): string {
+  const now = Date.now();
+  if (now !== stampMs) {
+    stampMs = now;
+    stampText = new Date(now).toISOString();
+  }
+  return stampText;
+}
+
 export function resolveContext(opts: ServerOptions): ServerContext {
   const config = opts.config ?? {};
   const limits: BodyLimits = {
@@ -154,13 +173,26 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     logger,
     decisionId: () => (opts.decisionLogger ? (opts.decisionIdFactory ?? randomUUID)() : undefined),
     ndCache: () => (ndEnabled ? new Map() : undefined),
-    logDecision: ({ ndCache, ...event }) => {
+    logDecision: (r) => {
       const sink = opts.decisionLogger;
-      if (!sink || !event.decision_id) return;
+      if (!sink || !r.decision_id) return;
       try {
-        const full: DecisionEvent = { ...event, timestamp: new Date().toISOString() };
+        // Field by field (one object shape, no rest/spread copies); the input is passed on, never copied.
+        const full: LoggedDecision = {
+          decision_id: r.decision_id,
+          path: r.path,
+          query: r.query,
+          input: r.input,
+          result: r.result,
+          result_json: r.result_json,
+          error: r.error,
+          timestamp: timestamp(),
+          metrics: r.metrics,
+          requested_by: r.requested_by,
+          req_id: r.req_id,
+        };
         // OPA logs the cache whenever it is enabled: {} when no such built-in ran.
-        if (ndCache) full.nd_builtin_cache = ndBuiltinCacheValue(ndCache) ?? newPlainObject();
+        if (r.ndCache) full.nd_builtin_cache = ndBuiltinCacheValue(r.ndCache) ?? newPlainObject();
         const p = sink(full);
         if (p && typeof (p as Promise<void>).catch === 'function') {
           (p as Promise<void>).catch((e: unknown) => logger?.error({ err: e }, 'decision log failed'));

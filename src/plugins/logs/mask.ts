@@ -121,15 +121,13 @@ export function applyMask(event: PlainObject, result: Value | undefined): PlainO
   return e;
 }
 
-/** Runs the drop policy, then the mask policy. Undefined means "dropped". */
-export async function filterEvent(engine: PolicyEvaluator | undefined, event: PlainObject, maskPath: string, dropPath: string): Promise<PlainObject | undefined> {
+/** Runs the drop policy, then the mask policy (refs as pathRef gives them). Undefined means "dropped". */
+export async function filterEvent(engine: PolicyEvaluator | undefined, event: PlainObject, maskRef: string[], dropRef: string[]): Promise<PlainObject | undefined> {
   if (!engine) return event;
-  const dropRef = pathRef(dropPath);
   if (engine.hasRulesAt(dropRef)) {
     const r = await engine.evaluate(dropRef, { input: event });
     if (r.result === true) return undefined;
   }
-  const maskRef = pathRef(maskPath);
   if (engine.hasRulesAt(maskRef)) {
     const r = await engine.evaluate(maskRef, { input: event });
     return applyMask(event, r.result);

@@ -5,7 +5,8 @@
 
 import { gzipSync } from 'node:zlib';
 import pino, { type Logger } from 'pino';
-import { newPlainObject, type PlainObject } from '../../value/index.js';
+import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import type { DecisionEvent } from '../../engine/index.js';
 import type { Config, DecisionLogsConfig } from '../config/types.js';
 import type { ServiceClient } from '../services/client.js';
 import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timing } from '../timing.js';
@@ -13,9 +14,8 @@ import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from
 import { EventBuffer } from './buffer.js';
 import { DecisionFeed } from './feed.js';
 import { ChunkEncoder, type Chunk } from './chunk.js';
-import { buildEvent, encodeEvent } from './event.js';
-import type { DecisionEvent } from '../../engine/index.js';
-import { filterEvent, type PolicyEvaluator } from './mask.js';
+import { buildEvent, encodeDecision, encodeEvent, EventText, type LoggedDecision } from './event.js';
+import { filterEvent, pathRef, type PolicyEvaluator } from './mask.js';
 
 export interface DecisionLogPluginOptions {
   config: Config;
@@ -32,6 +32,8 @@ export interface DecisionLogPluginOptions {
   onChange?: () => void;
 }
 
+
+const NO_REVISIONS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 export interface UploadStatus {
   code?: string;
@@ -53,6 +55,10 @@ export class DecisionLogPlugin implements Plugin {
   private loop: Promise<void> | undefined;
   private uploading: Promise<boolean> | undefined;
   private failures = 0;
+  /** data refs of the drop and mask policies (looked up per decision: policies change). */
+  private readonly dropRef: string[];
+  private readonly maskRef: string[];
+  private readonly eventText = new EventText();
   private lastError: { message: string; httpCode?: number } | undefined;
   /** Events accepted, uploaded and dropped by policy (tests and status read them). */
   readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0, nd_builtin_cache_dropped: 0 };
@@ -70,6 +76,8 @@ export class DecisionLogPlugin implements Plugin {
     this.log = opts.logger ?? SILENT_LOGGER;
     this.buffer = new EventBuffer(this.cfg.reporting.buffer_size_limit_bytes, this.cfg.reporting.max_decisions_per_second);
     this.encoder = new ChunkEncoder(this.cfg.reporting.upload_size_limit_bytes);
+    this.dropRef = pathRef(this.cfg.drop_decision);
+    this.maskRef = pathRef(this.cfg.mask_decision);
     if (this.cfg.console) this.consoleLogger = opts.console ?? pino({ level: 'info' });
   }
 
@@ -107,13 +115,35 @@ export class DecisionLogPlugin implements Plugin {
     return out;
   }
 
-  /** The hook the server calls once per decision (ServerOptions.decisionLogger). */
-  async logDecision(d: DecisionEvent): Promise<void> {
-    if (!this.buffer.admit()) return;
-    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? {} });
+  /** Logs one decision (for callers that await it; the server calls record()). */
+  async logDecision(d: LoggedDecision): Promise<void> {
+    await this.record(d);
+  }
+
+  /**
+   * The hook the server calls once per decision (ServerOptions.decisionLogger): synchronous
+   * (no promise, no microtask) unless a drop or mask policy has to be evaluated. Without
+   * such a policy the event's JSON text is written straight from the decision (one pass,
+   * no event object, no copy of the input); that text is what the feed, the console and
+   * the upload buffer share.
+   */
+  record(d: LoggedDecision): Promise<void> | undefined {
+    if (!this.buffer.admit()) return undefined;
+    const engine = this.opts.engine;
+    if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.logFiltered(engine, d);
+    const ctx = { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? NO_REVISIONS };
+    let encoded = encodeDecision(d, ctx, this.eventText);
+    if (!this.fits(encoded, d.nd_builtin_cache)) encoded = this.fitted(buildEvent(d, ctx));
+    this.accept(encoded);
+    return undefined;
+  }
+
+  /** A decision through the drop and mask policies (they take the event object as input). */
+  private async logFiltered(engine: PolicyEvaluator, d: DecisionEvent): Promise<void> {
+    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? NO_REVISIONS });
     let filtered: PlainObject | undefined;
     try {
-      filtered = await filterEvent(this.opts.engine, event, this.cfg.mask_decision, this.cfg.drop_decision);
+      filtered = await filterEvent(engine, event, this.maskRef, this.dropRef);
     } catch (err) {
       // A broken mask policy must not leak unmasked data: the event is not logged.
       this.log.error({ err: (err as Error).message, decision_id: d.decision_id }, 'Decision log mask/drop policy failed; event not logged.');
@@ -123,7 +153,10 @@ export class DecisionLogPlugin implements Plugin {
       this.counts.dropped_by_policy++;
       return;
     }
-    const encoded = this.fitted(filtered);
+    this.accept(this.fitted(filtered));
+  }
+
+  private accept(encoded: string): void {
     this.counts.logged++;
     this.feed.push(encoded);
     if (this.consoleLogger) {
@@ -148,9 +181,7 @@ export class DecisionLogPlugin implements Plugin {
    */
   private fitted(event: PlainObject): string {
     const encoded = encodeEvent(event);
-    const limit = this.cfg.reporting.upload_size_limit_bytes;
-    if (!this.opts.client || event['nd_builtin_cache'] === undefined || Buffer.byteLength(encoded) + 2 <= limit) return encoded;
-    if (gzipSync('[' + encoded + ']').length <= limit) return encoded;
+    if (this.fits(encoded, event['nd_builtin_cache'])) return encoded;
     // A copy: the filtered event may be a frozen Rego value.
     const smaller = newPlainObject();
     for (const k of Object.keys(event)) if (k !== 'nd_builtin_cache') smaller[k] = event[k]!;
@@ -160,6 +191,13 @@ export class DecisionLogPlugin implements Plugin {
       'ND builtins cache dropped from this event to fit under maximum upload size limits. Increase upload size limit or change usage of non-deterministic builtins.',
     );
     return encodeEvent(smaller);
+  }
+
+  /** Whether an event may keep its nd_builtin_cache (always, unless it makes the event too large to upload). */
+  private fits(encoded: string, ndCache: Value | undefined): boolean {
+    const limit = this.cfg.reporting.upload_size_limit_bytes;
+    if (!this.opts.client || ndCache === undefined || Buffer.byteLength(encoded) + 2 <= limit) return true;
+    return gzipSync('[' + encoded + ']').length <= limit;
   }
 
   /** Uploads everything buffered now (manual trigger); true when all of it was accepted. */

@@ -57,13 +57,20 @@ function readGetInput(q: URLSearchParams, ctx: ServerContext): Value | undefined
 }
 
 const REFS_MAX = 1000;
-const refs = new Map<string, Value[]>();
+const refs = new Map<string, DataRef>();
 
-/** data.<ref> of a /v1/data/... path, remembered per path (decisions repeat a few paths). */
-function refOf(path: string): Value[] {
+/** data.<ref> of a /v1/data/... path, and its text for decision logs. */
+interface DataRef {
+  ref: Value[];
+  text: string;
+}
+
+/** The ref of a /v1/data/... path, remembered per path (decisions repeat a few paths). */
+function refOf(path: string): DataRef {
   let ref = refs.get(path);
   if (!ref) {
-    ref = Object.freeze(dataPathToRef(pathAfter(path, '/v1/data'))) as Value[];
+    const r = Object.freeze(dataPathToRef(pathAfter(path, '/v1/data'))) as Value[];
+    ref = { ref: r, text: refText(r) };
     if (refs.size >= REFS_MAX) refs.clear();
     refs.set(path, ref);
   }
@@ -152,6 +159,7 @@ export function answerDataRead(ctx: ServerContext, r: DataReadRequest, p: DataRe
 /** One decision of a data read: what its reply and its decision-log event need. */
 class Decision {
   readonly ref: Value[];
+  private readonly refText: string;
   readonly snapshot: Snapshot;
   readonly decisionId: string | undefined;
   readonly ndCache: Map<string, Map<string, Value>> | undefined;
@@ -163,7 +171,9 @@ class Decision {
     private readonly input: Value | undefined,
     private readonly inputParseNs: number,
   ) {
-    this.ref = refOf(r.path);
+    const ref = refOf(r.path);
+    this.ref = ref.ref;
+    this.refText = ref.text;
     this.snapshot = ctx.engine.store.snapshot();
     this.decisionId = ctx.decisionId();
     this.ndCache = this.decisionId ? ctx.ndCache() : undefined;
@@ -172,7 +182,7 @@ class Decision {
   /** An evaluation error as an HttpError, logged as a decision when decision logging is on. */
   failed(e: unknown): HttpError {
     const err = toHttpError(e);
-    if (this.decisionId) this.log({ error: err.body });
+    if (this.decisionId) this.log(undefined, undefined, undefined, err.body);
     return err;
   }
 
@@ -180,9 +190,13 @@ class Decision {
     const { p, r } = this;
     const warning = r.method === 'POST' && this.input === undefined ? WARNING : undefined;
     let text: string;
-    if (p === NO_PARAMS && this.decisionId === undefined && warning === undefined && res.explanation === undefined) {
-      // The common decision: only the result (what envelope() writes for these fields).
-      text = res.result === undefined ? '{}' : '{"result":' + toJSONText(res.result) + '}';
+    let resultJSON: string | undefined;
+    if (p === NO_PARAMS && warning === undefined && res.explanation === undefined) {
+      // The common decision: only the result and the decision id (what envelope() writes for these fields).
+      if (res.result !== undefined) resultJSON = toJSONText(res.result);
+      const id = this.decisionId === undefined ? undefined : '"decision_id":' + JSON.stringify(this.decisionId);
+      if (resultJSON === undefined) text = id === undefined ? '{}' : '{' + id + '}';
+      else text = '{"result":' + resultJSON + (id === undefined ? '}' : ',' + id + '}');
     } else {
       let metrics: Value | undefined;
       if (p.metrics || p.instrument) {
@@ -200,17 +214,21 @@ class Decision {
         p.pretty,
       );
     }
-    if (this.decisionId) this.log({ result: res.result, metrics: res.metrics });
+    // The result's text goes to the log with it: serialised once for both.
+    if (this.decisionId) this.log(res.result, resultJSON, res.metrics, undefined);
     return encodeJSON(text, { gzip: { settings: this.ctx.gzip, acceptEncoding: headerOf(r.req, r.incoming, 'accept-encoding') } });
   }
 
-  private log(outcome: { result?: Value; metrics?: Record<string, number>; error?: ErrorBody }): void {
+  private log(result: Value | undefined, resultJSON: string | undefined, metrics: Record<string, number> | undefined, error: ErrorBody | undefined): void {
     this.ctx.logDecision({
       decision_id: this.decisionId!,
       requested_by: remoteAddr({ incoming: this.r.incoming }),
-      path: refText(this.ref),
+      path: this.refText,
       input: this.input,
-      ...outcome,
+      result,
+      result_json: resultJSON,
+      metrics,
+      error,
       ndCache: this.ndCache,
     });
   }

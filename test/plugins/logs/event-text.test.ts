@@ -1,0 +1,140 @@
+// The decision-log event written straight from the decision (encodeDecision, the path every
+// decision takes when no mask or drop policy exists) is the same text as the event object
+// the mask/drop path builds and serialises (buildEvent + encodeEvent), and the work per
+// logged decision is counted, not timed: the input is read once (serialised once, never
+// copied), a result the server already serialised for its response is not read again,
+// whoever reads the event afterwards (feed, console, upload buffer).
+
+import { describe, expect, it } from 'vitest';
+import { BigNum, RSet, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
+import { buildEvent, encodeDecision, encodeEvent, EventText, jsonText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
+import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
+import { validateConfig } from '../../../src/plugins/config/index.js';
+import { ServiceClient } from '../../../src/plugins/services/client.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
+
+/** A small seeded generator (mulberry32). */
+function rng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const STRINGS = ['', 'a', 'Zed', 'b"q', 'back\\slash', 'tab\there', 'nl\n', '\u0001ctl', 'é', '日本', '😀', 'lone \ud800 hi', '\udc00', '</script>', 'a'.repeat(300), 'x"'.repeat(200)];
+const NUMBERS = [0, -0, 1, -17, 3.5, 1e21, 1e-7, 2 ** 53, 123456789.125];
+
+function randomValue(r: () => number, depth: number): Value {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const k = r();
+  if (depth <= 0 || k < 0.35) {
+    const t = Math.floor(r() * 5);
+    return t === 0 ? null : t === 1 ? r() < 0.5 : t === 2 ? pick(NUMBERS) : pick(STRINGS);
+  }
+  if (k < 0.55) return Array.from({ length: Math.floor(r() * 4) }, () => randomValue(r, depth - 1));
+  if (k < 0.6) return RSet.of(pick(STRINGS), pick(NUMBERS), [pick(STRINGS)]);
+  if (k < 0.62) return new BigNum(12345678901234567890n, 0);
+  if (k < 0.64) return makeObject([[1, pick(STRINGS)], ['k', pick(NUMBERS)]]);
+  // Objects with keys in random order, some of which sort differently by UTF-8 bytes than by UTF-16 units.
+  const o = r() < 0.5 ? newPlainObject() : ({} as Record<string, Value>);
+  const n = Math.floor(r() * 5);
+  for (let i = 0; i < n; i++) o[pick(['id', 'user', 'a', 'B', '_x', 'ｚ', '😀k', 'q"k', 'tags', 'z9', pick(STRINGS)])] = randomValue(r, depth - 1);
+  return o as Value;
+}
+
+describe('decision-log event text', () => {
+  it('jsonText writes what toJSONText writes, over random values', () => {
+    const r = rng(28);
+    for (let i = 0; i < 3000; i++) {
+      const v = randomValue(r, 4);
+      expect(jsonText(v)).toBe(toJSONText(v));
+    }
+    const parsed = parseJSON('{"z":1,"a":{"y":[1,2.50,{"c":"d","b":null}],"x":"\\u00e9"},"n":123456789012345678901234567890}');
+    expect(jsonText(parsed)).toBe(toJSONText(parsed));
+  });
+
+  it('encodeDecision writes encodeEvent(buildEvent(...)) for every shape of decision', () => {
+    const r = rng(5);
+    const text = new EventText();
+    const revisionSets: Record<string, string>[] = [{}, { only: 'r1' }, { zeta: 'r2', alpha: 'r"3', mid: '' }];
+    for (let i = 0; i < 1500; i++) {
+      const d: LoggedDecision = { decision_id: `id-${i}`, timestamp: '2026-11-26T06:00:00.000Z' };
+      if (r() < 0.8) d.path = r() < 0.5 ? 'data.rbac.allow' : 'data.a["b c"][0].d';
+      if (r() < 0.2) d.query = 'x = data.q; y := "s"';
+      if (r() < 0.8) d.input = randomValue(r, 4);
+      if (r() < 0.7) d.result = randomValue(r, 3);
+      if (r() < 0.2) d.error = { code: 'internal_error', message: 'bad "thing"\n' };
+      if (r() < 0.4) d.requested_by = '127.0.0.1:5000';
+      if (r() < 0.3) d.metrics = r() < 0.3 ? {} : { timer_rego_query_eval_ns: 1200, counter_x: 3 };
+      if (r() < 0.2) d.nd_builtin_cache = randomValue(r, 2);
+      if (r() < 0.2) d.req_id = Math.floor(r() * 1000);
+      const ctx = { labels: { id: 'inst', version: '0.1.0', 'z"label': 'é' }, revisions: revisionSets[i % 3]! };
+      const want = encodeEvent(buildEvent(d, ctx));
+      expect(encodeDecision(d, ctx, text)).toBe(want);
+      if (d.result !== undefined) expect(encodeDecision({ ...d, result_json: toJSONText(d.result) }, ctx, text)).toBe(want);
+    }
+    // No timestamp given: one is stamped, as buildEvent does.
+    const ev = JSON.parse(encodeDecision({ decision_id: 'x' }, { labels: {}, revisions: {} }, text)) as Record<string, unknown>;
+    expect(Object.keys(ev)).toEqual(['decision_id', 'labels', 'requested_by', 'timestamp']);
+    expect(Date.parse(ev['timestamp'] as string)).toBeGreaterThan(0);
+  });
+});
+
+/** An input whose every read of `user` is counted (a copy or a second serialisation reads it again). */
+function countedInput(): { input: Value; reads: () => number } {
+  let n = 0;
+  const input = { action: 'read', resource: { type: 'invoice', tags: ['q3'] } } as Record<string, Value>;
+  Object.defineProperty(input, 'user', {
+    enumerable: true,
+    get: () => {
+      n++;
+      return 'alice';
+    },
+  });
+  return { input: input as Value, reads: () => n };
+}
+
+describe('work per logged decision', () => {
+  // A service nobody listens on: nothing is uploaded in these tests (manual trigger), the events are buffered.
+  const config = validateConfig({ services: { s: { url: 'http://127.0.0.1:9' } }, decision_logs: { console: true, reporting: { trigger: 'manual' } } });
+  const quiet = { info: () => {} } as unknown as ConstructorParameters<typeof DecisionLogPlugin>[0]['console'];
+
+  it('reads the input once (one serialisation, no copy) for the feed, the console and the upload buffer alike', async () => {
+    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!, 20), engine: new RegolithEngine(), labels: { id: 'x' }, console: quiet });
+    const seen: string[] = [];
+    p.subscribe((e) => seen.push(e));
+    const { input, reads } = countedInput();
+    let resultReads = 0;
+    const result = {} as Record<string, Value>;
+    Object.defineProperty(result, 'allow', { enumerable: true, get: () => (resultReads++, true) });
+    // No mask or drop policy: synchronous, no promise to wait for.
+    expect(p.record({ decision_id: 'd1', path: 'data.rbac.allow', input, result: result as Value, result_json: '{"allow":true}' })).toBeUndefined();
+    expect(reads()).toBe(1);
+    // The response's serialisation of the result is reused: the result is not read again.
+    expect(resultReads).toBe(0);
+    expect(p.counts.logged).toBe(1);
+    expect(p.recent(10)).toEqual(seen);
+    const ev = JSON.parse(seen[0]!) as Record<string, unknown>;
+    expect(ev['input']).toEqual({ action: 'read', resource: { type: 'invoice', tags: ['q3'] }, user: 'alice' });
+    expect(ev['result']).toEqual({ allow: true });
+    // Without the response's text the result is serialised once.
+    p.record({ decision_id: 'd2', path: 'data.rbac.allow', input, result: result as Value });
+    expect(resultReads).toBe(1);
+    expect(reads()).toBe(2);
+  });
+
+  it('goes through the mask policy only when one exists, and then masks what it names', async () => {
+    const engine = new RegolithEngine();
+    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!, 20), engine, labels: { id: 'x' }, console: quiet });
+    await engine.putPolicy('mask.rego', 'package system.log\n\nmask contains "/input/user"\n');
+    const { input } = countedInput();
+    const pending = p.record({ decision_id: 'd1', path: 'data.rbac.allow', input, result: true });
+    expect(pending).toBeInstanceOf(Promise);
+    await pending;
+    const ev = JSON.parse(p.recent(1)[0]!) as Record<string, unknown>;
+    expect(ev['input']).toEqual({ action: 'read', resource: { type: 'invoice', tags: ['q3'] } });
+    expect(ev['erased']).toEqual(['/input/user']);
+  });
+});
