@@ -14,7 +14,6 @@ import type { Body, Every, Expr, Location, Term } from '../lang/ast.js';
 import type { CompiledPolicy } from '../compiler/index.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
-import { walkExpr } from '../compiler/walk.js';
 import { fits, typeOf } from '../compiler/const-types.js';
 import { getBuiltin, type BuiltinDef } from '../eval/builtins/index.js';
 import { builtinCall } from '../eval/closures/calls.js';
@@ -24,7 +23,6 @@ import { callFunction } from '../eval/rules.js';
 import { dataAt } from '../eval/virtual-doc.js';
 import { equal, parseNumber, RSet, makeObject, type Value } from '../value/index.js';
 import { isCollection, iterate, lookup as collGet } from '../value/collections.js';
-import { QueryPlan } from '../eval/query.js';
 import { Dependence, rootPath } from './dependence.js';
 import { bind, cons, itemsSince, lookup, save, type State } from './state.js';
 import {
@@ -44,6 +42,7 @@ import {
 import type { Path, Unknowns } from './unknowns.js';
 import { Support } from './support.js';
 import { negate, negateAlternatives } from './negation.js';
+import { withExpr } from './with.js';
 import type { PartialTrace } from './trace.js';
 
 export type K = (st: State) => void;
@@ -57,14 +56,6 @@ export interface Scope {
   depth: number;
 }
 
-/** `v` with the document at `path` replaced (objects along the way created as needed). */
-function setPath(v: Value | undefined, path: string[], value: Value): Value {
-  if (!path.length) return value;
-  const [head, ...rest] = path;
-  const base: Record<string, Value> = v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof RSet) && Object.getPrototypeOf(v) === Object.prototype ? { ...(v as Record<string, Value>) } : {};
-  base[head!] = setPath(base[head!], rest, value);
-  return base;
-}
 export type KT = (p: PT, st: State) => void;
 
 /** An array, object or set term holding a ref (outside comprehensions): undefined when the ref is. */
@@ -142,8 +133,6 @@ export class PartialEvaluator {
   /** Propagated symbolic refs: the term a variable was bound to -> its id. */
   readonly propIds = new WeakMap<Term, number>();
   private props = 0;
-  /** Plugging an expression the evaluator runs itself: variables only (see withExpr). */
-  private varsOnly = false;
 
   constructor(
     readonly policy: CompiledPolicy,
@@ -224,7 +213,7 @@ export class PartialEvaluator {
 
   private evalExpr(e: Expr, fr: Frame0, st: State, k: K): void {
     this.tick();
-    if (e.with?.length) return this.withExpr(e, fr, st, k);
+    if (e.with?.length) return withExpr(this, e, fr, st, k);
     if (e.negated) return negate(this, e, fr, st, k);
     const t = e.terms;
     if (isSome(t)) {
@@ -738,31 +727,18 @@ export class PartialEvaluator {
       if (this.baseAt(path) === undefined && path.length && !this.o.unknowns.below(full)) return k(this.support.ruleRef(node, path), st);
       throw new PartialError(`partial evaluation cannot read data.${path.join('.')} whole: it depends on the unknowns`);
     }
-    this.below(node, path, segs, i, fr, st, k);
-  }
-
-  /**
-   * The documents below a rule node along `segs[i]`: its child nodes and the base data there.
-   * An unbound variable iterates them; a key that depends on the unknowns is one branch per
-   * document, each saving `name = key` (as OPA does).
-   */
-  private below(node: RuleNode, path: string[], segs: Term[], i: number, fr: Frame0, st: State, k: KT): void {
     const seg = segs[i]!;
-    const names = (): string[] => {
-      const out = new Set<string>(node.children.keys());
-      const base = this.baseAt(path);
-      if (base !== undefined) iterate(base, (key) => (typeof key === 'string' && out.add(key), false));
-      return [...out].sort();
-    };
-    if (seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined) {
-      for (const name of names()) this.unifyWith(seg, known(name), fr, st, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
-      return;
-    }
-    this.term(seg, fr, st, (kp, s) => {
-      if (!isKnown(kp)) {
-        for (const name of names()) this.unifyValues(known(name), kp, s, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
+    this.term(seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined ? { type: 'null' } : seg, fr, st, (kp, s) => {
+      if (seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined) {
+        // iterate over the documents below: rules and base data
+        const names = new Set<string>(node.children.keys());
+        const base = this.baseAt(path);
+        if (base !== undefined) iterate(base, (key) => (typeof key === 'string' && names.add(key), false));
+        for (const name of [...names].sort())
+          this.unifyWith(seg, known(name), fr, s, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
         return;
       }
+      if (!isKnown(kp)) throw new PartialError(`partial evaluation cannot index data.${path.join('.')} by an unknown key`);
       if (typeof kp.v !== 'string') return;
       this.dataRef(node.children.get(kp.v), [...path, kp.v], segs, i + 1, fr, s, k);
     });
@@ -804,8 +780,6 @@ export class PartialEvaluator {
       this.ruleKeys(r, f, seg, fr, st, (p, s) => this.walk(p, segs, i + 1, fr, s, k));
     }
     for (const r of node.general) this.generalRule(r, segs, i, fr, st, k);
-    // rules below a node with general rules (cfg.c.d := 1 beside cfg[k].e := 2)
-    if (node.children.size && node.general.length) this.below(node, path, segs, i, fr, st, k);
   }
 
   /**
@@ -975,90 +949,6 @@ export class PartialEvaluator {
     });
   }
 
-  /**
-   * `with`: evaluated by the evaluator when nothing in it depends on the unknowns. Otherwise
-   * `with input.<path> as <known value>` is applied while the expression is partially
-   * evaluated (the replaced part of the input becomes known); replacing data or functions, or
-   * replacing by a value that is itself unknown, is refused rather than answered wrongly.
-   */
-  private withExpr(e: Expr, fr: Frame0, st: State, k: K): void {
-    let touches = false;
-    walkExpr(e, this.dep.visitor((n) => (touches ||= this.dep.touches(n)), () => (touches = true)));
-    walkExpr(e, {
-      term: (t) => {
-        if (t.type !== 'var') return;
-        const b = lookup(st, `${fr.id}:${t.value}`);
-        if (b !== undefined && !isKnown(b)) touches = true;
-      },
-    });
-    for (const w of e.with ?? []) {
-      const p = rootPath(w.target);
-      if (p && this.o.unknowns.overlaps(p)) touches = true;
-    }
-    if (!touches) {
-      // only variables are plugged: documents and functions are read under the `with`
-      let ns = st;
-      this.varsOnly = true;
-      let whole: Expr;
-      try {
-        whole = this.plugExpr(e, fr, st, (x) => (ns = x));
-      } finally {
-        this.varsOnly = false;
-      }
-      return this.evaluateWhole(whole, fr, ns, k);
-    }
-    const targets: string[][] = [];
-    for (const w of e.with!) {
-      const p = rootPath(w.target);
-      if (!p || p[0] !== 'input' || p.length !== (w.target.type === 'ref' ? w.target.value.length : 1))
-        throw new PartialError('partial evaluation supports `with` over unknowns only for input paths', w.location ?? e.location);
-      targets.push(p.slice(1));
-    }
-    this.args(e.with!.map((w) => w.value), fr, st, (vals, s) => {
-      if (!vals.every(isKnown)) throw new PartialError('partial evaluation cannot replace the input by an unknown value with `with`', e.location);
-      const overrides = targets.map((path, i) => ({ path, value: (vals[i] as { v: Value }).v }));
-      const outer = this.scope;
-      const inner = this.scoped(overrides);
-      this.scope = inner;
-      try {
-        this.expr({ ...e, with: undefined }, fr, s, (s2) => {
-          this.scope = outer;
-          try {
-            k(s2);
-          } finally {
-            this.scope = inner;
-          }
-        });
-      } finally {
-        this.scope = outer;
-      }
-    });
-  }
-
-  /** Runs an expression that does not depend on the unknowns with the evaluator itself. */
-  private evaluateWhole(whole: Expr, fr: Frame0, st: State, k: K): void {
-    const cq = this.policy.compileQuery([{ ...whole, index: 0 }]);
-    const plan = new QueryPlan(this.policy, cq, [whole]);
-    for (const r of plan.run({ input: this.scope.input, data: this.o.data })) {
-      // a query answers a false expression with the value false: as a body, it fails
-      if (r.expressions.some((x) => x.value === false)) continue;
-      const run = (names: string[], s: State): void => {
-        if (!names.length) return k(s);
-        const [n, ...rest] = names;
-        this.unifyWith({ type: 'var', value: n! }, known(r.bindings.get(n!)!), fr, s, (s2) => run(rest, s2));
-      };
-      run([...r.bindings.keys()], st);
-    }
-  }
-
-  /** The input with `with` replacements applied, and an evaluator context that reads it. */
-  private scoped(overrides: { path: string[]; value: Value }[]): Scope {
-    let input: Value | undefined = this.scope.input;
-    for (const o of overrides) input = setPath(input, o.path, o.value);
-    const ev = new EvalCtx(this.scope.ev.q, input, this.o.data, null, null, null);
-    return { input, ev, docs: new Map(), overrides: [...this.scope.overrides, ...overrides], depth: this.scope.depth + 1 };
-  }
-
   // ---- plugging whole constructs ---------------------------------------------------------
 
   /** An expression kept whole: see plugDeep. */
@@ -1083,7 +973,6 @@ export class PartialEvaluator {
   }
 
   private plugOperator(op: Term): Term {
-    if (this.varsOnly) return op;
     const p = rootPath(op);
     if (p?.[0] !== 'data') return op;
     const node = this.policy.root.find(p.slice(1));
@@ -1147,7 +1036,6 @@ export class PartialEvaluator {
 
   /** input/data refs inside a construct kept whole. */
   private plugRootRef(r: Term & { type: 'ref' }): Term {
-    if (this.varsOnly) return r;
     const path = rootPath(r)!;
     if (path[0] === 'input') {
       if (this.o.unknowns.overlaps(path) || this.scope.input === undefined) return r;

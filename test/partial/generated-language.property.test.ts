@@ -139,7 +139,6 @@ const SHAPES: Record<string, { gen: fc.Arbitrary<Shape>; off?: string }> = {
     })),
   },
   multiValueRefHead: {
-    off: 'multi-value rules with general ref heads (ob[x] contains y): residual `not {"o": input.row.owner}.o == "bob"` fails when owner is missing, support does not read back',
     gen: fc.constant({
       rules: ['byt[k] contains t if {\n\tk := input.row.tenant\n\tsome t in input.row.tags\n}', 'ob[x] contains y if {\n\ty := {"o": input.row.owner}\n\tx := 42\n}'],
       uses: ['"a1" in byt.t1', 'count(byt) > 0', 'ob[42][_].o == "bob"'],
@@ -246,19 +245,34 @@ const SHAPES: Record<string, { gen: fc.Arbitrary<Shape>; off?: string }> = {
     }),
   },
   withData: {
-    off: '`with data...` over unknowns is refused ("supports with over unknowns only for input paths")',
     gen: fc.constant({
-      rules: ['cap if data.limits.max_price > 10'],
-      uses: ['cap with data.limits.max_price as 1', 'cap with data.limits.max_price as input.row.price'],
-      queries: [],
+      rules: ['cap if data.limits.max_price > 10', 'capv := v if v := data.limits.max_price', 'tenant_of(u) := data.tenants[u]'],
+      uses: [
+        'cap with data.limits.max_price as 1',
+        'cap with data.limits.max_price as input.row.price',
+        'not cap with data.limits.max_price as input.row.price',
+        'not cap with data.limits.max_price as 50',
+        'it := capv with data.limits.max_price as input.row.price; it > 5',
+        'input.row.tenant in tenant_of(input.user) with data.tenants as {"bob": input.row.tags}',
+        'count(data.tenants) > 1 with data.tenants as input.row.tags',
+      ],
+      queries: [{ q: 'x := data.t.capv with data.limits.max_price as input.row.price', vars: ['x'] }],
     }),
   },
   withFunction: {
-    off: '`with` replacing a function over unknowns is refused',
     gen: fc.constant({
-      rules: ['fmock(_) := true', 'fw(x) if x > 100', 'chk if fw(input.row.price)'],
-      uses: ['chk with fw as fmock', 'fw(input.row.price) with fw as fmock'],
-      queries: [],
+      rules: ['fmock(_) := true', 'fw(x) if x > 100', 'chk if fw(input.row.price)', 'fvip(_) if input.row.flag', 'cmock(_) := 2 if input.row.flag'],
+      uses: [
+        'chk with fw as fmock',
+        'fw(input.row.price) with fw as fmock',
+        'chk with fw as fvip',
+        'not chk with fw as fvip',
+        'not fw(input.row.price) with fw as fvip',
+        'count(input.row.tags) == 2 with count as cmock',
+        'not count([1]) == 2 with count as cmock',
+        'chk with fw as fvip with input.user as "amy"',
+      ],
+      queries: [{ q: 'data.t.chk with data.t.fw as data.t.fvip' }],
     }),
   },
   dataDeep: {

@@ -67,7 +67,12 @@ describe('PreparedQuery.partial', () => {
     expect(() => partial('p := 1', 'data.t.p', { unknowns: ['input[x]'] })).toThrow(/invalid unknown/);
   });
 
-  it('refuses with over unknowns replacing data rather than answering wrongly', () => {
-    expect(() => partial('q if input.x\nallow if q with data.foo as 1', 'data.t.allow', { unknowns: ['input'] })).toThrow(/with/);
+  it('keeps a `with` over unknowns on the expression, as OPA does, with its values plugged in', () => {
+    expect(partial('q if input.x\nallow if q with data.foo as 1', 'data.t.allow', { unknowns: ['input'] }).queriesText).toEqual(['data.t.q with data.foo as 1']);
+    // a value bound before the expression is plugged in; its outputs are residual variables
+    const r = partial('q := data.foo\nallow := y if {\n\tx := [input.a]\n\ty := q with data.foo as x\n}', 'data.t.allow = z', { unknowns: ['input'] });
+    expect(r.queriesText).toEqual(['__p0__ = data.t.q with data.foo as [input.a]\nz = __p0__']);
+    // a replacement the expression cannot reach is dropped
+    expect(partial('f(x) := x\nallow if { y := input.a; y == 1 with f as g }\ng(_) := 2', 'data.t.allow', { unknowns: ['input'] }).queriesText).toEqual(['input.a == 1']);
   });
 });
