@@ -39,9 +39,9 @@ export default defineConfig({
   // Bundled CommonJS dependencies call require() for Node's own modules.
   banner: { js: "import { createRequire as __regolithCreateRequire } from 'node:module'; const require = __regolithCreateRequire(import.meta.url);" },
   esbuildPlugins: [chevrotainWithoutSideEffects],
-  // The crash report schema ships inside the bundle (src/plugins/adapters/crash/decode.ts
+  // The crash report schema ships inside the bundle (src/integrations/crash-reports/decode.ts
   // reads the file itself when run from the sources).
-  define: { __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/plugins/adapters/crash/tombstone.proto', 'utf8')) },
+  define: { __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')) },
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
     // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.

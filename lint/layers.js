@@ -15,8 +15,9 @@ export const FLOORS = {
   server: ['engine', 'storage', 'value'],
   plugins: ['bundle', 'engine', 'storage', 'value'],
   console: ['server', 'plugins', 'engine', 'storage', 'value'],
-  runtime: ['console', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
-  cli: ['runtime', 'console', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
+  integrations: ['plugins', 'bundle', 'engine', 'storage', 'value'],
+  runtime: ['console', 'integrations', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
+  cli: ['runtime', 'console', 'integrations', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
   '(index)': ['engine', 'server'],
 };
 

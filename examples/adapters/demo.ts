@@ -12,8 +12,8 @@
 
 import { spawn } from 'node:child_process';
 import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
-import { addVersion, insightsStandIn } from '../../test/plugins/adapters/stand-ins/insights.js';
-import { followed, job, pipelineStandIn } from '../../test/plugins/adapters/stand-ins/pipeline.js';
+import { addVersion, insightsStandIn } from '../../test/integrations/package-insights/stand-in.js';
+import { followed, job, pipelineStandIn } from '../../test/integrations/build-pipeline/stand-in.js';
 
 const port = (name: string, d: number): number => Number(process.env[name] ?? d);
 

@@ -9,11 +9,11 @@
 
 import { spawn } from 'node:child_process';
 import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
-import { fullBuffer } from '../../test/plugins/adapters/crash/fixtures.js';
-import { calendarStandIn, entry, event } from '../../test/plugins/adapters/stand-ins/calendar.js';
-import { addDeployment, deploymentsStandIn } from '../../test/plugins/adapters/stand-ins/deployments.js';
-import { directoryStandIn, group, member, orgUnit, user } from '../../test/plugins/adapters/stand-ins/directory.js';
-import { driveStandIn, file, permission } from '../../test/plugins/adapters/stand-ins/drive.js';
+import { fullBuffer } from '../../test/integrations/crash-reports/fixtures.js';
+import { calendarStandIn, entry, event } from '../../test/integrations/calendar/stand-in.js';
+import { addDeployment, deploymentsStandIn } from '../../test/integrations/deployment-manager/stand-in.js';
+import { directoryStandIn, group, member, orgUnit, user } from '../../test/integrations/directory/stand-in.js';
+import { driveStandIn, file, permission } from '../../test/integrations/file-storage/stand-in.js';
 
 const HOUR = 3_600_000;
 

@@ -9,6 +9,7 @@ import { availableParallelism } from 'node:os';
 import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
+import { registerIntegrations } from '../integrations/index.js';
 import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
 import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
@@ -68,6 +69,7 @@ async function load(o: RunServerOptions): Promise<LoadedPolicies> {
 }
 
 function readConfig(o: RunServerOptions): Config {
+  registerIntegrations();
   try {
     return loadConfig({ configFile: o.configFile, set: o.set, setFile: o.setFile });
   } catch (e) {

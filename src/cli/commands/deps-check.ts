@@ -7,7 +7,8 @@ import { toJSONText, type Value } from '../../engine/index.js';
 import { loadConfig, type ServiceConfig } from '../../plugins/config/index.js';
 import { ServiceClient } from '../../plugins/services/client.js';
 import { AdapterHttp, DEFAULT_RETRY } from '../../plugins/adapters/http.js';
-import { readInsights, type InsightsSettings } from '../../plugins/adapters/insights/index.js';
+import { readInsights, type InsightsSettings } from '../../integrations/package-insights/index.js';
+import { registerIntegrations } from '../../integrations/index.js';
 import { REAL_TIMING } from '../../plugins/timing.js';
 import { CLIError, out } from '../io.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
@@ -45,6 +46,7 @@ function serviceOf(f: Flags): ServiceConfig {
   }
   if (!f.configFile) throw new CLIError('name the insights service: --insights-url URL or --config-file with a package_insights adapter', 2);
   let cfg;
+  registerIntegrations();
   try {
     cfg = loadConfig({ configFile: f.configFile });
   } catch (e) {

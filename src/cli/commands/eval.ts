@@ -83,7 +83,7 @@ async function readTombstoneInput(path: string | undefined): Promise<Value> {
   } catch {
     throw new LoadError(path === undefined ? 'reading stdin: failed' : `open ${path}: no such file or directory`);
   }
-  const { decodeTombstone, TombstoneError } = await import('../../plugins/adapters/crash/decode.js');
+  const { decodeTombstone, TombstoneError } = await import('../../integrations/crash-reports/decode.js');
   try {
     return decodeTombstone(buf) as Value;
   } catch (e) {

@@ -5,7 +5,11 @@ import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
+import { registerIntegrations } from '../../../src/integrations/index.js';
 import { startServer } from '../../../src/server/index.js';
+
+// The shipped adapter types, as the runtime registers them before it reads a configuration.
+registerIntegrations();
 
 const svc = { services: { insights: { url: 'http://127.0.0.1:1' }, ci: { url: 'http://127.0.0.1:2' } } };
 const one = (a: Record<string, unknown>) => validateConfig({ ...svc, adapters: { a } });

@@ -6,9 +6,13 @@ import { join, resolve } from 'node:path';
 import pino from 'pino';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
+import { registerIntegrations } from '../../../src/integrations/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../../src/server/index.js';
 import { fastTiming } from '../sidecar/helpers.js';
+
+// The shipped adapter types, as the runtime registers them before it reads a configuration.
+registerIntegrations();
 
 export const ROOT = resolve(import.meta.dirname, '../../..');
 

@@ -1,0 +1,245 @@
+// The build pipeline adapter and its webhook end to end: a real server reading a stand-in
+// pipeline API (v1.1) over loopback into data.pipeline, and deciding job notifications
+// with the shipped deploy policy, over data.pipeline and data.insights, with every
+// decision shipped to a collector that goes down for a while.
+
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
+import { addVersion, insightsStandIn, type InsightsStandIn } from '../package-insights/stand-in.js';
+import { followed, job, pipelineStandIn, type PipelineStandIn } from './stand-in.js';
+
+let ci: PipelineStandIn;
+let insights: InsightsStandIn;
+let running: Served[] = [];
+const closers: (() => Promise<void>)[] = [];
+
+beforeEach(async () => {
+  ci = await pipelineStandIn('ci-secret');
+  insights = await insightsStandIn();
+  ci.projects = [followed('acme', 'api', ['main', 'feature/x']), followed('acme', 'web', ['main'])];
+  const api: Record<string, any>[] = [];
+  for (let n = 1; n <= 250; n++) api.push(job('acme', 'api', n, n % 5 === 0 ? 'feature/x' : 'main', n % 7 === 0 ? { outcome: 'failed', status: 'failed', failed: true } : {}));
+  api.push(job('acme', 'api', 251, 'main', { lifecycle: 'running', outcome: null, status: 'running' }));
+  ci.jobs.set('github/acme/api', api);
+  ci.jobs.set('github/acme/web', [job('acme', 'web', 1, 'main')]);
+  ci.tests.set('github/acme/api/249', [{ message: null, file: 'a_test.js', source: 'mocha', run_time: 0.5, result: 'success', name: 'works', classname: 'api' }]);
+});
+afterEach(async () => {
+  for (const s of running) await s.stop();
+  running = [];
+  for (const c of closers.splice(0)) await c();
+  await ci.close();
+  await insights.close();
+});
+
+function pipelineConfig(adapter: Record<string, unknown> = {}, token = 'ci-secret'): Record<string, unknown> {
+  return {
+    services: { ci: { url: ci.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 5 } },
+    adapters: { pipeline: { type: 'build_pipeline', service: 'ci', trigger: 'manual', retry: { max_retries: 1 }, ...adapter } },
+  };
+}
+
+async function start(cfg: Record<string, unknown>, policies: Record<string, string> = {}, server: Parameters<typeof serve>[2] = {}): Promise<Served> {
+  const s = await serve(cfg, policies, server);
+  running.push(s);
+  return s;
+}
+
+describe('build pipeline adapter', () => {
+  it('serves followed projects, recent jobs per branch over several pages, and test metadata', async () => {
+    const s = await start(pipelineConfig({ jobs: { limit: 100, pages: 3 }, tests: true }));
+    await s.manager.trigger();
+    const doc = (await s.get('/v1/data/pipeline')).body.result;
+    expect(Object.keys(doc.projects).sort()).toEqual(['github/acme/api', 'github/acme/web']);
+    expect(doc.projects['github/acme/api'].reponame).toBe('api');
+    const main = doc.jobs['github/acme/api'].main as Record<string, any>[];
+    // 201 jobs on main (every fifth is on feature/x): pages at offset 0, 100, 200
+    expect(main).toHaveLength(201);
+    expect(main[0]!.build_num).toBe(251);
+    expect(main.map((j) => j.build_num)).toEqual([...main.map((j) => j.build_num)].sort((a, b) => b - a));
+    expect(doc.jobs['github/acme/api']['feature/x']).toHaveLength(50);
+    expect(doc.jobs['github/acme/web'].main).toHaveLength(1);
+    expect(doc.tests['github/acme/api']).toEqual({ '249': ci.tests.get('github/acme/api/249') });
+    // the branch is URL-encoded in the path; the offsets are the documented paging
+    const mainPages = ci.requests.filter((r) => r.url.startsWith('/api/v1.1/project/github/acme/api/tree/main?'));
+    expect(mainPages.map((r) => new URL(r.url, 'http://x').searchParams.get('offset'))).toEqual(['0', '100', '200']);
+    expect(ci.requests.some((r) => r.url.includes('/tree/feature%2Fx?'))).toBe(true);
+    // the token in the Ci-Token header on every request, never in the query; JSON always asked for
+    expect(new Set(ci.auth)).toEqual(new Set(['header']));
+    expect(ci.requests.every((r) => !r.url.includes('ci-token') && r.headers['accept'] === 'application/json' && r.headers['authorization'] === undefined)).toBe(true);
+    expect((await s.get('/v1/status')).body.result.adapters.pipeline.active_revision).toMatch(/^[0-9a-f]{16}$/);
+    expect((await s.get('/health?bundles&plugins')).status).toBe(200);
+    // the project list carries an ETag: the next read revalidates it and the 304 keeps the copy
+    await s.manager.trigger();
+    const projectReads = ci.requests.filter((r) => r.url === '/api/v1.1/projects');
+    expect(projectReads).toHaveLength(2);
+    expect(projectReads[1]!.headers['if-none-match']).toMatch(/^"[0-9a-f]{12}"$/);
+    expect(s.manager.adapters!.data.get('pipeline')!.http.stats.notModified).toBe(1);
+    expect((await s.get('/v1/data/pipeline')).body.result).toEqual(doc);
+  });
+
+  it('asks for shallow, filtered jobs of the configured projects and branches only', async () => {
+    const s = await start(pipelineConfig({ projects: [{ vcs_type: 'github', username: 'acme', project: 'api', branches: ['main'] }], jobs: { limit: 10, filter: 'failed', shallow: true } }));
+    await s.manager.trigger();
+    const doc = (await s.get('/v1/data/pipeline')).body.result;
+    expect(Object.keys(doc.jobs)).toEqual(['github/acme/api']);
+    const jobs = doc.jobs['github/acme/api'].main as Record<string, any>[];
+    expect(jobs).toHaveLength(10);
+    expect(jobs.every((j) => j.outcome === 'failed' && !('user' in j) && !('workflows' in j))).toBe(true);
+    const r = ci.requests.find((x) => x.url.includes('/tree/main'))!;
+    expect(Object.fromEntries(new URL(r.url, 'http://x').searchParams)).toEqual({ limit: '10', offset: '0', filter: 'failed', shallow: 'true' });
+  });
+
+  it('a wrong token is an error naming the 401, not retried, and the last good data stays', async () => {
+    const s = await start(pipelineConfig());
+    await s.manager.trigger();
+    const good = (await s.get('/v1/data/pipeline')).body.result;
+    ci.token = 'rotated';
+    const before = ci.requests.length;
+    await s.manager.trigger();
+    const st = (await s.get('/v1/status')).body.result.adapters.pipeline;
+    expect(st).toMatchObject({ code: 'adapter_error', http_code: '401' });
+    expect(st.message).toMatch(/You must log in first/);
+    expect(ci.requests.length - before).toBe(1);
+    expect((await s.get('/v1/data/pipeline')).body.result).toEqual(good);
+  });
+
+  it('an EDN answer is a clear error, never data; 429 and 5xx are retried', async () => {
+    const s = await start(pipelineConfig({ retry: { max_retries: 3 } }));
+    await s.manager.trigger();
+    const good = (await s.get('/v1/data/pipeline')).body.result;
+    ci.faults.push({ edn: true });
+    await s.manager.trigger();
+    const st = (await s.get('/v1/status')).body.result.adapters.pipeline;
+    expect(st.message).toMatch(/an EDN body \(application\/edn\), not JSON/);
+    expect((await s.get('/v1/data/pipeline')).body.result).toEqual(good);
+    ci.faults.push({ status: 429, retryAfter: '1' }, { status: 503 }, { hang: true });
+    ci.jobs.get('github/acme/web')!.push(job('acme', 'web', 2, 'main'));
+    await s.manager.trigger();
+    expect((await s.get('/v1/status')).body.result.adapters.pipeline.code).toBeUndefined();
+    const web = (await s.get('/v1/data/pipeline')).body.result.jobs['github/acme/web'].main;
+    expect(web.map((j: any) => j.build_num)).toEqual([2, 1]);
+  });
+
+  it('limit over the documented maximum is refused in the configuration', async () => {
+    await expect(serve(pipelineConfig({ jobs: { limit: 101 } }))).rejects.toThrow(/adapters\.pipeline\.jobs\.limit: must be between 1 and 100/);
+  });
+});
+
+/** A decision-log collector that can be switched off (503). */
+async function collector(): Promise<TestHTTPServer & { events: Record<string, any>[]; up: boolean }> {
+  const c = Object.assign(await httpServer(() => {}), { events: [] as Record<string, any>[], up: true });
+  c.handler = (req, res) => {
+    if (!c.up) {
+      res.statusCode = 503;
+      return void res.end();
+    }
+    c.events.push(...(gunzipJSON(req.body) as Record<string, any>[]));
+    res.statusCode = 204;
+    res.end();
+  };
+  closers.push(() => c.close());
+  return c;
+}
+
+describe('pipeline webhook', () => {
+  async function deployServer(server: Parameters<typeof serve>[2] = {}, extraPolicies: Record<string, string> = {}) {
+    const logs = await collector();
+    addVersion(insights, 'NPM', 'left-pad', '1.3.0', { licenses: ['MIT'] });
+    const cfg = {
+      services: {
+        ci: { url: ci.url, credentials: { bearer: { token: 'ci-secret' } } },
+        insights: { url: insights.url },
+        logs: { url: logs.url },
+      },
+      adapters: {
+        pipeline: { type: 'build_pipeline', service: 'ci', trigger: 'manual', jobs: { limit: 5 }, tests: true },
+        insights: { type: 'package_insights', service: 'insights', trigger: 'manual', packages: ['NPM/left-pad@1.3.0'] },
+        deploy: { type: 'pipeline_webhook', rule: 'data.regolith.pipeline.deploy.decision', token: 'hook-secret', refresh: ['pipeline'] },
+      },
+      decision_logs: { service: 'logs', reporting: { min_delay_seconds: 1, max_delay_seconds: 1 } },
+    };
+    const s = await start(cfg, { 'supply_chain.rego': shippedPolicy('supply-chain/supply_chain.rego'), 'deploy.rego': shippedPolicy('pipeline-deploy/deploy.rego'), ...extraPolicies }, server);
+    await s.manager.trigger();
+    return { s, logs };
+  }
+  const notification = (o: Record<string, unknown> = {}) => ({ payload: job('acme', 'api', 249, 'main', o) });
+  const hook = (s: Served, body: unknown, token = 'hook-secret') => s.post('/v1/events/deploy', body, { authorization: `Bearer ${token}` });
+
+  it('decides the job, answers the sender with its decision_id, and logs the decision', async () => {
+    const { s, logs } = await deployServer();
+    const ok = await hook(s, notification());
+    expect(ok.status).toBe(200);
+    expect(ok.body.result).toEqual({ allow: true, reasons: [] });
+    const failed = await hook(s, notification({ outcome: 'failed', branch: 'feature/x' }));
+    expect(failed.body.result.allow).toBe(false);
+    expect(failed.body.result.reasons).toEqual(expect.arrayContaining(['the job\'s outcome is failed, not success', 'branch "feature/x" may not deploy (allowed: ["main"])']));
+    const untested = await hook(s, { payload: job('acme', 'api', 248, 'main') });
+    expect(untested.body.result.reasons).toEqual(['no test metadata is known for this job']);
+    await waitFor('three decision log events', () => logs.events.length >= 3);
+    const byId = new Map(logs.events.map((e) => [e.decision_id, e]));
+    expect(byId.get(ok.body.decision_id)).toMatchObject({ path: 'regolith/pipeline/deploy/decision', requested_by: 'adapter:deploy', input: notification(), result: { allow: true, reasons: [] } });
+    expect(byId.get(failed.body.decision_id)?.result.allow).toBe(false);
+    expect(new Set([ok, failed, untested].map((r) => r.body.decision_id)).size).toBe(3);
+  });
+
+  it('a supply-chain finding in data.insights blocks the deploy', async () => {
+    const { s } = await deployServer();
+    addVersion(insights, 'NPM', 'left-pad', '1.3.0', { licenses: ['AGPL-3.0-only'] });
+    await s.manager.adapters!.data.get('insights')!.refresh();
+    const r = await hook(s, notification());
+    expect(r.body.result).toEqual({ allow: false, reasons: ['supply chain: NPM/left-pad@1.3.0: licence "AGPL-3.0-only" is not in the allowed list'] });
+  });
+
+  it('refuses senders without the secret, bodies that are not job notifications, and unknown adapters', async () => {
+    const { s, logs } = await deployServer();
+    expect((await hook(s, notification(), 'wrong')).status).toBe(401);
+    expect((await s.post('/v1/events/deploy', notification())).status).toBe(401);
+    expect((await s.post('/v1/events/deploy', notification(), { authorization: 'Basic aG9vay1zZWNyZXQ=' })).status).toBe(401);
+    const notJSON = await hook(s, '{"payload": ');
+    expect(notJSON).toMatchObject({ status: 400, body: { code: 'invalid_parameter' } });
+    expect(notJSON.body.message).toMatch(/not JSON/);
+    expect((await hook(s, { build_num: 1 })).body.message).toMatch(/no "payload" object/);
+    expect((await hook(s, { payload: { branch: 'main' } })).body.message).toMatch(/build_num/);
+    const unknown = await s.post('/v1/events/nope', notification(), { authorization: 'Bearer hook-secret' });
+    expect(unknown).toMatchObject({ status: 404, body: { code: 'resource_not_found' } });
+    // nothing was decided, so nothing was logged
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs.events).toHaveLength(0);
+  });
+
+  it('refreshes the pipeline data after answering, so the next decision sees the new job', async () => {
+    const { s } = await deployServer();
+    ci.jobs.get('github/acme/api')!.push(job('acme', 'api', 300, 'main'));
+    ci.tests.set('github/acme/api/300', [{ name: 'works', classname: 'api', result: 'success', run_time: 1, file: 'a', source: 'mocha', message: null }]);
+    const first = await hook(s, { payload: job('acme', 'api', 300, 'main') });
+    expect(first.body.result.reasons).toEqual(['no test metadata is known for this job']);
+    await waitFor('the refresh to land', async () => (await s.get('/v1/data/pipeline')).body.result.tests['github/acme/api']?.['300']);
+    expect((await hook(s, { payload: job('acme', 'api', 300, 'main') })).body.result.allow).toBe(true);
+  });
+
+  it('loses no decision across a collector outage', async () => {
+    const { s, logs } = await deployServer();
+    logs.up = false;
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push((await hook(s, notification({ subject: `n${i}` }))).body.decision_id);
+    await new Promise((r) => setTimeout(r, 150)); // several failed uploads meanwhile
+    expect(logs.events).toHaveLength(0);
+    logs.up = true;
+    await waitFor('every decision to arrive', () => logs.events.length >= 40, 10_000);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(logs.events.map((e) => e.decision_id).sort()).toEqual([...ids].sort());
+  });
+
+  it('goes through the authorization policy like every route', async () => {
+    const authz = 'package system.authz\n\ndefault allow := false\n\nallow if input.path == ["v1", "events", "deploy"]\n';
+    const { s } = await deployServer({ access: { authorization: 'basic' } }, { 'authz.rego': authz });
+    expect((await hook(s, notification())).body.result.allow).toBe(true);
+    expect((await s.get('/v1/data/pipeline')).status).toBe(401);
+  });
+
+  it('needs a token in the configuration', async () => {
+    await expect(serve({ adapters: { deploy: { type: 'pipeline_webhook', rule: 'data.x.allow' } } })).rejects.toThrow(/adapters\.deploy: an event adapter needs token or token_path/);
+  });
+});
