@@ -10,9 +10,9 @@ import { loadPaths } from '../../runtime/load-paths.js';
 import { buildPolicySet, CommandErrors } from '../../runtime/policy-set.js';
 import { asciiTable } from '../result-table.js';
 import { prepareQuery, runPrepared } from '../../runtime/query.js';
-import { fetchOrganization, ManagementApiError, type Organization } from '../upgrade/management-api.js';
+import { fetchOrganization, ManagementApiError, type Organization } from '../../integrations/runtime-upgrade/management-api.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
-import { readYaml, YamlFileError } from '../upgrade/read-yaml.js';
+import { readYaml, YamlFileError } from '../../integrations/runtime-upgrade/read-yaml.js';
 
 interface Flags {
   cluster?: string;

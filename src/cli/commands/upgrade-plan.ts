@@ -5,9 +5,9 @@
 
 import { copyFileSync, writeFileSync } from 'node:fs';
 import { CLIError, out } from '../io.js';
-import { planText } from '../upgrade/plan.js';
-import { readYaml, readText, YamlFileError, parseYaml } from '../upgrade/read-yaml.js';
-import { OverridesError, rewriteOverrides } from '../upgrade/rewrite-overrides.js';
+import { planText } from '../../integrations/runtime-upgrade/plan.js';
+import { readYaml, readText, YamlFileError, parseYaml } from '../../integrations/runtime-upgrade/read-yaml.js';
+import { OverridesError, rewriteOverrides } from '../../integrations/runtime-upgrade/rewrite-overrides.js';
 
 interface Flags {
   out?: string;
