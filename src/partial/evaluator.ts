@@ -727,18 +727,31 @@ export class PartialEvaluator {
       if (this.baseAt(path) === undefined && path.length && !this.o.unknowns.below(full)) return k(this.support.ruleRef(node, path), st);
       throw new PartialError(`partial evaluation cannot read data.${path.join('.')} whole: it depends on the unknowns`);
     }
+    this.below(node, path, segs, i, fr, st, k);
+  }
+
+  /**
+   * The documents below a rule node along `segs[i]`: its child nodes and the base data there.
+   * An unbound variable iterates them; a key that depends on the unknowns is one branch per
+   * document, each saving `name = key` (as OPA does).
+   */
+  private below(node: RuleNode, path: string[], segs: Term[], i: number, fr: Frame0, st: State, k: KT): void {
     const seg = segs[i]!;
-    this.term(seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined ? { type: 'null' } : seg, fr, st, (kp, s) => {
-      if (seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined) {
-        // iterate over the documents below: rules and base data
-        const names = new Set<string>(node.children.keys());
-        const base = this.baseAt(path);
-        if (base !== undefined) iterate(base, (key) => (typeof key === 'string' && names.add(key), false));
-        for (const name of [...names].sort())
-          this.unifyWith(seg, known(name), fr, s, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
+    const names = (): string[] => {
+      const out = new Set<string>(node.children.keys());
+      const base = this.baseAt(path);
+      if (base !== undefined) iterate(base, (key) => (typeof key === 'string' && out.add(key), false));
+      return [...out].sort();
+    };
+    if (seg.type === 'var' && lookup(st, `${fr.id}:${seg.value}`) === undefined) {
+      for (const name of names()) this.unifyWith(seg, known(name), fr, st, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
+      return;
+    }
+    this.term(seg, fr, st, (kp, s) => {
+      if (!isKnown(kp)) {
+        for (const name of names()) this.unifyValues(known(name), kp, s, (s2) => this.dataRef(node.children.get(name), [...path, name], segs, i + 1, fr, s2, k));
         return;
       }
-      if (!isKnown(kp)) throw new PartialError(`partial evaluation cannot index data.${path.join('.')} by an unknown key`);
       if (typeof kp.v !== 'string') return;
       this.dataRef(node.children.get(kp.v), [...path, kp.v], segs, i + 1, fr, s, k);
     });
@@ -780,6 +793,8 @@ export class PartialEvaluator {
       this.ruleKeys(r, f, seg, fr, st, (p, s) => this.walk(p, segs, i + 1, fr, s, k));
     }
     for (const r of node.general) this.generalRule(r, segs, i, fr, st, k);
+    // rules below a node with general rules (cfg.c.d := 1 beside cfg[k].e := 2)
+    if (node.children.size && node.general.length) this.below(node, path, segs, i, fr, st, k);
   }
 
   /**
