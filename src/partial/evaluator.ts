@@ -17,6 +17,7 @@ import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { fits, typeOf } from '../compiler/const-types.js';
 import { getBuiltin, type BuiltinDef } from '../eval/builtins/index.js';
 import { builtinCall } from '../eval/closures/calls.js';
+import { constValue } from '../eval/closures/terms.js';
 import { EvalCtx, Frame, QueryState } from '../eval/context.js';
 import { RegoEvalError } from '../eval/errors.js';
 import { callFunction } from '../eval/rules.js';
@@ -57,6 +58,27 @@ export interface Scope {
 }
 
 export type KT = (p: PT, st: State) => void;
+
+/**
+ * The element of a symbolic array or object at a known key: 'missing' when it has none for
+ * sure, 'unsure' when a key is computed or another element could be undefined (its
+ * definedness would be lost by taking the element alone).
+ */
+function element(t: Term & { type: 'object' | 'array' }, key: Value): Term | 'missing' | 'unsure' {
+  if (t.type === 'array') {
+    if (t.value.some(mayBeUndefined)) return 'unsure';
+    const n = typeof key === 'number' && Number.isInteger(key) ? key : -1;
+    return t.value[n] ?? 'missing';
+  }
+  let found: Term | undefined;
+  for (const [kt, vt] of t.value) {
+    const kv = constValue(kt);
+    if (kv === undefined) return 'unsure';
+    if (equal(kv, key)) found = vt;
+    else if (mayBeUndefined(vt)) return 'unsure';
+  }
+  return found ?? 'missing';
+}
 
 /** An array, object or set term holding a ref (outside comprehensions): undefined when the ref is. */
 function mayBeUndefined(t: Term): boolean {
@@ -621,6 +643,20 @@ export class PartialEvaluator {
   walk(p: PT, segs: Term[], i: number, fr: Frame0, st: State, k: KT): void {
     if (i === segs.length) return k(p, st);
     if (isKnown(p)) return this.walkValue(p.v, segs, i, fr, st, k);
+    if ((p.type === 'object' || p.type === 'array') && !this.hasUnbound(segs[i]!, fr, st)) {
+      // a composite built from unknowns indexed by a known key: the element itself
+      // ({"o": input.x}.o is input.x), so residuals say what is undefined in plain refs
+      return this.term(segs[i]!, fr, st, (kp, s) => {
+        const el = isKnown(kp) ? element(p, kp.v) : 'unsure';
+        if (el === 'missing') return;
+        if (el === 'unsure') {
+          const r = this.plugSegments(segs, i + 1, fr, s);
+          return k(extendRef(p, [toAST(kp), ...r.segs]), r.st);
+        }
+        const v = constValue(el);
+        this.walk(v === undefined ? el : known(v), segs, i + 1, fr, s, k);
+      });
+    }
     const r = this.plugSegments(segs, i, fr, st);
     k(extendRef(p, r.segs), r.st);
   }

@@ -51,6 +51,23 @@ const still = process.env.PARTIAL_OPA_SHAPES_ALL ? it : it.skip;
 const rows = (...xs: unknown[]) => xs.map((row) => ({ input: row === undefined ? {} : { row } }));
 
 describe('partial evaluation: shapes from OPA\'s partial-evaluation cases', () => {
+  it('not over a field of a multi-value rule\'s member built from an unknown', () => {
+    check({
+      module: 'owners[k] contains who if {\n\twho := {"name": input.row.owner, "kind": "user"}\n\tk := "team"\n}\nok if not owners.team[_].name == "bob"\nnamed if owners.team[_].name\nkinds contains c if c := owners[_][_].kind',
+      query: 'data.shop.ok',
+      unknowns: ['input.row'],
+      worlds: rows({ owner: 'bob' }, { owner: 'amy' }, {}, undefined, { owner: 1 }),
+    });
+    for (const query of ['data.shop.named', 'x := data.shop.kinds'])
+      check({
+        module: 'owners[k] contains who if {\n\twho := {"name": input.row.owner, "kind": "user"}\n\tk := "team"\n}\nnamed if owners.team[_].name\nkinds contains c if c := owners[_][_].kind',
+        query,
+        vars: query.startsWith('x') ? ['x'] : [],
+        unknowns: ['input.row'],
+        worlds: rows({ owner: 'bob' }, { owner: false }, {}, undefined),
+      });
+  });
+
   it('a multi-value rule with a general ref head, queried below its elements', () => {
     check({
       module: 'bins[n] contains item if {\n\titem := {"sku": input.row.sku}\n\tn := 7\n}\nbins[n] contains item if {\n\titem := {"alt": input.row.sku}\n\tn := input.row.bin\n}',
