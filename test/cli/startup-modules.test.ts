@@ -87,7 +87,7 @@ describe('start-up loads only what a subcommand uses', () => {
     const r = loaded(['version']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toContain('Version: ');
-    for (const folder of ['src/lang/', 'src/compiler/', 'src/eval/', 'src/server/', 'src/plugins/', 'src/storage/']) expect(under(r.sources, folder)).toEqual([]);
+    for (const folder of ['src/lang/', 'src/compiler/', 'src/eval/', 'src/server/', 'src/plugins/', 'src/storage/', 'src/console/', 'src/integrations/']) expect(under(r.sources, folder)).toEqual([]);
     expect([...r.packages].filter((p) => p !== 'commander')).toEqual([]);
   });
 
@@ -103,6 +103,8 @@ describe('start-up loads only what a subcommand uses', () => {
     expect(r.exitCode).toBe(0);
     expect(under(r.sources, 'src/server/')).toEqual([]);
     expect(under(r.sources, 'src/plugins/')).toEqual([]);
+    expect(under(r.sources, 'src/console/')).toEqual([]);
+    expect(under(r.sources, 'src/integrations/')).toEqual([]);
     for (const f of ['write', 'build', 'inspect']) expect(r.sources.has(`src/bundle/${f}.ts`)).toBe(false);
     expect([...r.packages].filter((p) => HEAVY.includes(p))).toEqual([]);
   });
@@ -123,7 +125,7 @@ describe('start-up loads only what a subcommand uses', () => {
     const r = loaded([], `const { Regolith } = await import(${JSON.stringify(lib)}); if (typeof Regolith !== 'function') process.exit(3);`);
     expect(r.exitCode).toBe(0);
     expect(under(r.sources, 'src/compiler/').length).toBeGreaterThan(0);
-    for (const folder of ['src/server/', 'src/plugins/', 'src/cli/']) expect(under(r.sources, folder)).toEqual([]);
+    for (const folder of ['src/server/', 'src/plugins/', 'src/console/', 'src/integrations/', 'src/runtime/', 'src/cli/']) expect(under(r.sources, folder)).toEqual([]);
     expect([...r.packages].filter((p) => HEAVY.includes(p))).toEqual([]);
   });
 });
