@@ -21,6 +21,7 @@ import { getBuiltin } from '../eval/builtins/index.js';
 import { EvalCtx } from '../eval/context.js';
 import { QueryPlan } from '../eval/query.js';
 import { RSet, type Value } from '../value/index.js';
+import { iterate, lookup as collGet } from '../value/collections.js';
 import { rootPath } from './dependence.js';
 import { PartialError, type Frame0, type K, type PartialEvaluator, type Scope } from './evaluator.js';
 import { bind, lookup, type State } from './state.js';
@@ -167,10 +168,62 @@ function keepWhole(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, k: K): 
   if (pe.scope.depth > 0) throw new PartialError('partial evaluation cannot keep a `with` expression under another `with` replacing the input', e.location);
   if (isSome(e.terms)) throw new PartialError('partial evaluation cannot keep `some ... with` over unknowns', e.location);
   const r = plug(pe, e, fr, st, 'whole');
+  // the policy's rules it reads see the input known now, not whatever the reader has then
+  const pins = knownInput(pe, r.e);
+  if (pins.length) r.e.with = [...pins, ...(r.e.with ?? [])];
   // `x := ...` read back beside the rest of the residual is a unification of a fresh variable
   const t = r.e.terms;
   if (Array.isArray(t) && refName(t[0]!) === 'assign') r.e.terms = [opRef('eq'), ...t.slice(1)];
   k(pe.saveAt(r.st, r.e));
+}
+
+/**
+ * `with input.<path> as <value>` for each part of the input known now (none over an unknown),
+ * when the expression reads the input or any data. They come first: the expression's own
+ * replacements of the input still apply over them.
+ */
+function knownInput(pe: PartialEvaluator, e: Expr): With[] {
+  const v0 = pe.o.input;
+  if (v0 === undefined) return [];
+  let reads = false;
+  const root = (t: Term) => {
+    const p = t.type === 'ref' || t.type === 'var' ? rootPath(t) : undefined;
+    if (p?.[0] === 'input' || p?.[0] === 'data') reads = true;
+  };
+  walkExpr({ ...e, with: undefined }, { term: root, call: root });
+  if (!reads) return [];
+  const out: With[] = [];
+  const visit = (v: Value, path: string[]): void => {
+    const full = ['input', ...path];
+    if (pe.o.unknowns.covers(full)) return;
+    if (!pe.o.unknowns.below(full)) {
+      const target: Term = path.length ? { type: 'ref', value: [{ type: 'var', value: 'input' }, ...path.map((x): Term => ({ type: 'string', value: x }))] } : { type: 'var', value: 'input' };
+      out.push({ target, value: valueTerm(v) });
+      return;
+    }
+    if (v === null || typeof v !== 'object' || Array.isArray(v) || v instanceof RSet) return;
+    iterate(v, (key, child) => {
+      if (typeof key === 'string') visit(child, [...path, key]);
+      return false;
+    });
+  };
+  visit(v0, []);
+  // a part the expression replaces itself needs no pin
+  const own = (e.with ?? []).map((w) => rootPath(w.target)).filter((p): p is string[] => p?.[0] === 'input');
+  return out.filter((w) => {
+    const p = rootPath(w.target)!;
+    return !own.some((o) => o.length <= p.length && o.every((x, i) => x === p[i]));
+  });
+}
+
+/** A ref into the input known now, as its value (a `with` value is read before any replacement). */
+function knownRef(pe: PartialEvaluator, x: Term): Term | undefined {
+  const p = rootPath(x);
+  if (p?.[0] !== 'input' || pe.o.input === undefined || pe.o.unknowns.overlaps(p)) return undefined;
+  let v: Value | undefined = pe.o.input;
+  for (const seg of p.slice(1)) v = v === undefined ? undefined : collGet(v, seg);
+  if (v === undefined) return undefined;
+  return extendRef(valueTerm(v), (x as Term & { type: 'ref' }).value.slice(p.length));
 }
 
 /** Runs an expression that does not depend on the unknowns with the evaluator itself. */
@@ -246,7 +299,10 @@ function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars'
       case 'ref': {
         const head = x.value[0]!;
         const rest = x.value.slice(1).map((y) => walk(y, closure, replaced));
-        if (head.type === 'var' && (head.value === 'input' || head.value === 'data')) return { ...x, value: [head, ...rest] };
+        if (head.type === 'var' && (head.value === 'input' || head.value === 'data')) {
+          const r: Term = { ...x, value: [head, ...rest] };
+          return (mode === 'whole' && !replaced && !closure && knownRef(pe, r)) || r;
+        }
         return extendRef(walk(head, closure, replaced), rest);
       }
       case 'array':

@@ -75,4 +75,19 @@ describe('PreparedQuery.partial', () => {
     // a replacement the expression cannot reach is dropped
     expect(partial('f(x) := x\nallow if { y := input.a; y == 1 with f as g }\ng(_) := 2', 'data.t.allow', { unknowns: ['input'] }).queriesText).toEqual(['input.a == 1']);
   });
+
+  it('a kept `with` expression reads the input known at partial evaluation, not the reader\'s', () => {
+    const module = 'cap if {\n\tdata.limits.max > input.row.price\n\tinput.user == "bob"\n}\nok if cap with data.limits.max as 10\nlow if cap with data.limits.max as input.row.cap';
+    for (const q of ['data.t.ok', 'data.t.low']) {
+      const r = partial(module, q, { input: { user: 'bob' }, unknowns: ['input.row'] });
+      expect(r.queriesText.join('\n')).toContain('with input.user as "bob"');
+      // read back with only the unknown part of the input: the known part is pinned
+      const back = new Regolith().addModule('t.rego', `package t\nimport rego.v1\n${module}`);
+      back.addModule('q.rego', `package q\nok if {\n${r.queriesText[0]}\n}`);
+      for (const row of [{ price: 5, cap: 20 }, { price: 50, cap: 20 }, {}])
+        expect(back.prepare('data.q.ok').evaluate({ input: { row } }).length, JSON.stringify(row)).toBe(
+          new Regolith().addModule('t.rego', `package t\nimport rego.v1\n${module}`).prepare(q).evaluate({ input: { user: 'bob', row } }).length,
+        );
+    }
+  });
 });
