@@ -1,5 +1,5 @@
 // `regolith __playground-sandbox`: the child process of the console's playground (see
-// src/cli/console/sandbox.ts). It evaluates one request at a time, as the server's
+// src/console/sandbox.ts). It evaluates one request at a time, as the server's
 // /ui/api/eval would in-process, and answers the status and JSON text.
 
 import { evaluatePlayground } from '../../server/routes/ui-eval.js';

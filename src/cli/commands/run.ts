@@ -1,5 +1,5 @@
 // `regolith run`: with --server, the policy decision server over the given policy and data
-// files or bundles (see run-server.ts). The interactive REPL of `opa run` is not provided.
+// files or bundles (see src/runtime/server.ts). The interactive REPL of `opa run` is not provided.
 
 import { CLIError } from '../io.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
