@@ -55,6 +55,8 @@ class Stack {
 }
 
 const wildcard = (n: string) => n.startsWith('$');
+/** A name OPA's compiler generates (`__local0__`, `__local0__1` in its residuals): never reported unused, as OPA's Var.IsGenerated. */
+const generated = (n: string) => n.startsWith('__local');
 const isRoot = (t: Term) => t.type === 'ref' && t.value.length === 1 && t.value[0]!.type === 'var' && (t.value[0]!.value === 'input' || t.value[0]!.value === 'data');
 
 class Checker {
@@ -190,7 +192,7 @@ class Checker {
           this.errors.push(compileError('rego_compile_error', `assigned var ${n} unused`, (top.at.get(n) ?? body[0])?.location));
     }
     for (const n of top.order)
-      if (top.occ.get(n) === 'declared' && st.count(n) <= 1 && !usedSet.has(n))
+      if (top.occ.get(n) === 'declared' && st.count(n) <= 1 && !usedSet.has(n) && !generated(n))
         this.errors.push(compileError('rego_compile_error', `declared var ${n} unused`, (top.at.get(n) ?? body[0])?.location));
   }
 }

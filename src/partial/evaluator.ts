@@ -17,6 +17,7 @@ import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { fits, typeOf } from '../compiler/const-types.js';
 import { getBuiltin, type BuiltinDef } from '../eval/builtins/index.js';
 import { builtinCall } from '../eval/closures/calls.js';
+import { IDENTIFIER } from '../lang/ref-text.js';
 import { constValue } from '../eval/closures/terms.js';
 import { EvalCtx, Frame, QueryState } from '../eval/context.js';
 import { RegoEvalError } from '../eval/errors.js';
@@ -155,6 +156,10 @@ export class PartialEvaluator {
   /** Propagated symbolic refs: the term a variable was bound to -> its id. */
   readonly propIds = new WeakMap<Term, number>();
   private props = 0;
+  /** Residual names of a kept construct's local variables (see localName). */
+  private readonly locals = new Map<string, Term>();
+  private plugDepth = 0;
+  private plugEpoch = 0;
 
   constructor(
     readonly policy: CompiledPolicy,
@@ -1004,6 +1009,10 @@ export class PartialEvaluator {
 
   /** An expression kept whole: see plugDeep. */
   plugExpr(e: Expr, fr: Frame0, st: State, set: (s: State) => void): Expr {
+    return this.plugScope(() => this.plugExprIn(e, fr, st, set));
+  }
+
+  private plugExprIn(e: Expr, fr: Frame0, st: State, set: (s: State) => void): Expr {
     let s = st;
     const up = (x: State) => (s = x);
     const t = e.terms;
@@ -1012,7 +1021,8 @@ export class PartialEvaluator {
       const domain = this.plugDeep(t.domain, fr, s, up);
       // an empty domain holds whatever the body reads: reading a copy there keeps no definedness
       const reads = s.reads;
-      out.terms = { ...t, domain, body: t.body.map((b) => this.plugExpr(b, fr, s, up)) };
+      const kv = (x: Term): Term => (x.type === 'var' ? this.localName(x, fr) : x);
+      out.terms = { ...t, domain, key: t.key && kv(t.key), value: kv(t.value), body: t.body.map((b) => this.plugExpr(b, fr, s, up)) };
       s = { ...s, reads };
     }
     else if (isSome(t)) out.terms = { ...t, symbols: t.symbols.map((x) => this.plugDeep(x, fr, s, up)) };
@@ -1036,13 +1046,27 @@ export class PartialEvaluator {
    * replaced by their values, documents depending on the unknowns by support rules.
    */
   plugDeep(t: Term, fr: Frame0, st: State, set: (s: State) => void): Term {
+    return this.plugScope(() => this.plugDeepIn(t, fr, st, set));
+  }
+
+  /** One top-level plugging: the local names it gives (localName) are its own. */
+  private plugScope<T>(f: () => T): T {
+    if (this.plugDepth++ === 0) this.plugEpoch++;
+    try {
+      return f();
+    } finally {
+      this.plugDepth--;
+    }
+  }
+
+  private plugDeepIn(t: Term, fr: Frame0, st: State, set: (s: State) => void): Term {
     let s = st;
     const walk = (x: Term): Term => {
       switch (x.type) {
         case 'var': {
           if (x.value === 'input' || x.value === 'data') return this.plugRootRef({ type: 'ref', value: [x] });
           const b = lookup(s, `${fr.id}:${x.value}`);
-          if (b === undefined) return x;
+          if (b === undefined) return this.localName(x, fr);
           const r = this.plugged(b, s);
           s = r.st;
           return r.t;
@@ -1083,6 +1107,20 @@ export class PartialEvaluator {
     const out = walk(t);
     set(s);
     return out;
+  }
+
+  /**
+   * A variable local to a construct kept whole, as residual text can write it: the compiler's
+   * unique names (`t#1` for a second `t` in one rule) become fresh residual variables, one per
+   * top-level plugging, frame and name, so the text is Rego and names nothing of the policy's
+   * (and a name made under a negation is newer than the negation's start: never an outer var).
+   */
+  private localName(x: Term & { type: 'var' }, fr: Frame0): Term {
+    if (x.value.startsWith('$') || IDENTIFIER.test(x.value)) return x;
+    const key = `${this.plugEpoch}:${fr.id}:${x.value}`;
+    let v = this.locals.get(key);
+    if (!v) this.locals.set(key, (v = this.freshVar()));
+    return v;
   }
 
   /** input/data refs inside a construct kept whole. */

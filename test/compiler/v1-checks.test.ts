@@ -48,6 +48,12 @@ describe('declarations', () => {
     expect(errors).toEqual([{ code: 'rego_compile_error', message: 'declared var x unused', location: { file: 'm0.rego', row: 4, col: 3 } }]);
     expect(msgs(['package a\n\np if {\n  some x in input.xs\n}\n'])).toEqual([]);
   });
+  it('accepts an unused generated var (__local...) in every and some, as OPA does with its own residuals', () => {
+    expect(msgs(['package a\n\np if {\n  every __local0__1, v in input.xs {\n    v > 1\n  }\n}\n'])).toEqual([]);
+    expect(msgs(['package a\n\np if {\n  some __local3__\n  input.y == 1\n}\n'])).toEqual([]);
+    expect(msgs(['package a\n\np if {\n  every k, v in input.xs {\n    v > 1\n  }\n}\n'])).toEqual(['declared var k unused']);
+    expect(msgs(['package a\n\np if {\n  every __p0__, v in input.xs {\n    v > 1\n  }\n}\n'])).toEqual(['declared var __p0__ unused']);
+  });
   it('stops after the declaration stage (no unsafe-var noise), as OPA does', () => {
     expect(msgs(['package a\n\np if {\n  x := 1\n  x := 2\n  y > 1\n}\n'])).toEqual(['var x assigned above']);
   });

@@ -209,7 +209,6 @@ const SHAPES: Record<string, { gen: fc.Arbitrary<Shape>; off?: string }> = {
     }),
   },
   everyTwice: {
-    off: 'two every over the same variable name in one body: the residual prints the second as `every t#1 in ...` (not Rego)',
     gen: fc.constant({
       rules: ['two if {\n\tevery t in input.row.tags { t != "zz" }\n\tevery t in input.row.tags { t != "b2" }\n}'],
       uses: ['two'],
