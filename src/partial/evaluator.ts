@@ -281,7 +281,8 @@ export class PartialEvaluator {
       });
     }
     const def = this.builtin(name, e.location);
-    const n = def.decl.args?.length ?? args.length;
+    // a declaration without args takes none (time.now_ns(t): t is its output)
+    const n = def.decl.args?.length ?? 0;
     if (args.length > n && !def.decl.variadic) {
       return this.callBuiltin(def, args.slice(0, n), fr, st, e.location, (p, st2) => this.unifyWith(args[n]!, p, fr, st2, k));
     }
