@@ -44,7 +44,7 @@ import {
 import type { Path, Unknowns } from './unknowns.js';
 import { Support } from './support.js';
 import { negate, negateAlternatives } from './negation.js';
-import { withExpr } from './with.js';
+import { plugWithExpr, withExpr } from './with.js';
 import type { PartialTrace } from './trace.js';
 
 export type K = (st: State) => void;
@@ -1014,6 +1014,8 @@ export class PartialEvaluator {
   }
 
   private plugExprIn(e: Expr, fr: Frame0, st: State, set: (s: State) => void): Expr {
+    // a `with` expression reads the policy's own documents and functions (with.ts)
+    if (e.with?.length) return plugWithExpr(this, e, fr, st, set, (x) => this.localName(x, fr));
     let s = st;
     const up = (x: State) => (s = x);
     const t = e.terms;

@@ -178,6 +178,20 @@ function keepWhole(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, k: K): 
 }
 
 /**
+ * A `with` expression inside a construct kept whole (a comprehension or `every` over the
+ * unknowns): plugged as a kept expression is, its locals left as they are. Documents and
+ * functions stay the policy's own: read under the replacement, their known values or
+ * support rules (made without it) would not be what it reads.
+ */
+export function plugWithExpr(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, set: (s: State) => void, local?: (x: Term & { type: 'var' }) => Term): Expr {
+  const r = plug(pe, e, fr, st, 'closure', local);
+  const pins = knownInput(pe, r.e);
+  if (pins.length) r.e.with = [...pins, ...(r.e.with ?? [])];
+  set(r.st);
+  return r.e;
+}
+
+/**
  * `with input.<path> as <value>` for each part of the input known now (none over an unknown),
  * when the expression reads the input or any data. They come first: the expression's own
  * replacements of the input still apply over them.
@@ -255,7 +269,7 @@ function scoped(pe: PartialEvaluator, overrides: { path: string[]; value: Value 
  * as they are (the evaluator binds them). 'whole': unbound variables outside closures become
  * fresh residual variables, and symbolic values under a replaced root are bound outside.
  */
-function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars' | 'whole'): { e: Expr; st: State } {
+function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars' | 'whole' | 'closure', local?: (x: Term & { type: 'var' }) => Term): { e: Expr; st: State } {
   let s = st;
   const roots = new Set<string>();
   for (const w of e.with ?? []) {
@@ -290,7 +304,9 @@ function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars'
         const key = `${fr.id}:${x.value}`;
         const b = lookup(s, key);
         if (b !== undefined) return value(b, replaced);
-        if (mode === 'vars' || closure) return x;
+        if (mode === 'vars') return x;
+        // a construct's own variable: the caller names it (see plugWithExpr)
+        if (mode === 'closure' || closure) return local ? local(x) : x;
         if (e.negated) return x.value.startsWith('$') ? { type: 'var', value: '_' } : x;
         const v = pe.freshVar();
         s = bind(s, key, v);
@@ -301,7 +317,7 @@ function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars'
         const rest = x.value.slice(1).map((y) => walk(y, closure, replaced));
         if (head.type === 'var' && (head.value === 'input' || head.value === 'data')) {
           const r: Term = { ...x, value: [head, ...rest] };
-          return (mode === 'whole' && !replaced && !closure && knownRef(pe, r)) || r;
+          return (mode !== 'vars' && !replaced && knownRef(pe, r)) || r;
         }
         return extendRef(walk(head, closure, replaced), rest);
       }
@@ -332,7 +348,7 @@ function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars'
     if (x.with) out.with = x.with.map((w) => ({ ...w, value: walk(w.value, closure, replaced && x !== e) }));
     return out;
   };
-  const out = expr(e, false, mode === 'whole' && roots.size > 0);
+  const out = expr(e, false, mode !== 'vars' && roots.size > 0);
   out.index = 0;
   return { e: out, st: s };
 }

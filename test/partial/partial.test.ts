@@ -76,6 +76,19 @@ describe('PreparedQuery.partial', () => {
     expect(partial('f(x) := x\nallow if { y := input.a; y == 1 with f as g }\ng(_) := 2', 'data.t.allow', { unknowns: ['input'] }).queriesText).toEqual(['input.a == 1']);
   });
 
+  it('a `with` expression inside a comprehension or every kept whole reads the policy\'s own documents', () => {
+    const module = 'q := data.foo\nxs := [v | v := q with data.foo as input.a]\nall_q if every v in input.vs { v == q with data.foo as input.a }\nknown_q := [v | some v in input.vs; v == q with data.foo as 2]';
+    const base = () => new Regolith().setData({ foo: 1 }).addModule('t.rego', `package t\nimport rego.v1\n${module}`);
+    for (const q of ['x := data.t.xs', 'x := data.t.all_q', 'x := data.t.known_q']) {
+      const r = base().prepare(q).partial({ unknowns: ['input'] });
+      const back = base().addModule('s.rego', r.supportText.join('\n') || 'package partial.none').addModule('q.rego', `package q\nimport rego.v1\nout contains x if {\n${r.queriesText[0] ?? 'false'}\n}`);
+      for (const input of [{ a: 2, vs: [2, 2] }, { a: 1, vs: [1] }, { a: 3, vs: [2] }, { vs: [] }, {}]) {
+        const want = base().prepare(q).evaluate({ input }).map((x) => x.bindings['x']);
+        expect(back.prepare('x = data.q.out[_]').evaluate({ input }).map((x) => x.bindings['x']), `${q} ${JSON.stringify(input)}\n${r.queriesText.join('\n--\n')}`).toEqual(want);
+      }
+    }
+  });
+
   it('a kept `with` expression reads the input known at partial evaluation, not the reader\'s', () => {
     const module = 'cap if {\n\tdata.limits.max > input.row.price\n\tinput.user == "bob"\n}\nok if cap with data.limits.max as 10\nlow if cap with data.limits.max as input.row.cap';
     for (const q of ['data.t.ok', 'data.t.low']) {
