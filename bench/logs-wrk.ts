@@ -1,0 +1,82 @@
+// Decision logging at max rate with wrk (issue #28): one server bundle of bench/http-server.ts
+// in one mode (regolith-logs uploading to a collector here that only counts bytes and events,
+// or regolith-nologs), the RBAC policy and data loaded, then wrk (1 thread, CONNS connections,
+// little CPU of its own) for SECONDS at max rate; prints the server's CPU per request, split
+// by thread from /proc (node:main is the event loop; the V8 helper threads collect garbage),
+// and the events delivered. After the load it waits until the collector has every event the
+// server logged, so the uploads are inside the figure. NODE_ARGS adds node flags to the server
+// (--cpu-prof --cpu-prof-dir DIR, --trace-gc).
+//   npx tsx bench/logs-wrk.ts <bundle.mjs> regolith-logs|regolith-nologs [seconds] [connections]
+// (a bundle: node_modules/.bin/esbuild bench/http-server.ts --bundle --platform=node
+//  --format=esm --packages=external --outfile=node_modules/.cache/regolith-bench/x.mjs)
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import { gunzipSync } from 'node:zlib';
+import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { rbacScenario } from './scenarios/rbac.js';
+import { policyText } from './lib/regolith.js';
+
+const [bundlePath, mode, secs = '10', conns = '10'] = process.argv.slice(2);
+const LUA = join(mkdtempSync(join(tmpdir(), 'regolith-wrk-')), 'requests.lua');
+const extra = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
+const col = { bytes: 0, events: 0, uploads: 0 };
+const cs = createServer((req, res) => {
+  const parts: Buffer[] = [];
+  req.on('data', (b) => parts.push(b));
+  req.on('end', () => {
+    const body = Buffer.concat(parts); col.bytes += body.length; col.uploads++;
+    const t = gunzipSync(body).toString();
+    for (let i = t.indexOf('"decision_id":'); i >= 0; i = t.indexOf('"decision_id":', i + 1)) col.events++;
+    res.statusCode = 204; res.end();
+  });
+});
+await new Promise<void>((r) => cs.listen(0, '127.0.0.1', r));
+process.env.BENCH_COLLECTOR_URL = `http://127.0.0.1:${(cs.address() as any).port}`;
+const child = fork(bundlePath!, [mode!], { execArgv: extra, stdio: ['ignore', process.env.CHILD_OUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
+const url: string = await new Promise((r) => child.once('message', (m: any) => r(m.url)));
+const s = rbacScenario();
+const path = `/v1/data/${s.packagePath}/allow`;
+await fetch(`${url}/v1/policies/rbac`, { method: 'PUT', body: policyText(s.policy) });
+await fetch(`${url}/v1/data`, { method: 'PUT', body: JSON.stringify(s.data) });
+const bodies = s.cases.map((c) => `{"input":${c.json}}`);
+writeFileSync(LUA, `local bodies = {${bodies.map((b) => JSON.stringify(b).replace(/\\\//g,'/')).join(',\n')}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("POST", "${path}", {["content-type"]="application/json"}, bodies[(i % #bodies) + 1])
+end
+`);
+const state = (): Promise<{ cpu: number; logged: number }> => new Promise((r) => {
+  const on = (m: any) => { if (!m.cpu) return; child.off('message', on); r({ cpu: m.cpu.user + m.cpu.system, logged: m.logged }); };
+  child.on('message', on); child.send({ cpu: true });
+});
+function threads(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const t of readdirSync(`/proc/${child.pid}/task`)) {
+    const st = readFileSync(`/proc/${child.pid}/task/${t}/stat`, 'utf8');
+    const name = st.slice(st.indexOf('(') + 1, st.lastIndexOf(')'));
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    const ticks = Number(f[11]) + Number(f[12]);
+    out.set(name + ':' + (t === String(child.pid) ? 'main' : t), ticks * 10000);
+  }
+  return out;
+}
+const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '-s', LUA, url], { encoding: 'utf8' });
+wrk(3);
+await new Promise((r) => setTimeout(r, 2500));
+const c0 = await state(); const t0 = threads(); const e0 = col.events;
+const out = wrk(Number(secs));
+const reqs = Number(/(\d+) requests in/.exec(out)![1]);
+await new Promise((r) => setTimeout(r, 2500));
+for (const end = Date.now() + 60000; Date.now() < end; ) { const st = await state(); if (col.events >= st.logged) break; await new Promise((r) => setTimeout(r, 50)); }
+const c1 = await state(); const t1 = threads();
+const per: Record<string, number> = {};
+for (const [k, v] of t1) { const d = v - (t0.get(k) ?? 0); const g = k.replace(/:\d+$/, ''); per[g] = (per[g] ?? 0) + d; }
+const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)![1];
+console.log(`${mode} ${bundlePath!.split('/').pop()}: ${reqs} req (${rps}/s), CPU ${((c1.cpu - c0.cpu) / reqs).toFixed(1)} µs/req, events ${col.events - e0} logged ${c1.logged - c0.logged}; threads µs/req: ${Object.entries(per).filter(([, v]) => v > 0).map(([k, v]) => `${k}=${(v / reqs).toFixed(1)}`).join(' ')}`);
+child.disconnect();
+await new Promise((r) => child.once('exit', r));
+cs.close();
