@@ -47,6 +47,8 @@ function check(c: Case): void {
 }
 
 const still = process.env.PARTIAL_OPA_SHAPES_ALL ? it : it.skip;
+// every shape passes now; `still` is kept for the next one found failing
+void still;
 
 const rows = (...xs: unknown[]) => xs.map((row) => ({ input: row === undefined ? {} : { row } }));
 
