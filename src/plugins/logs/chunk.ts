@@ -13,8 +13,12 @@
 //   most as much work as the chunk itself, and it rarely happens twice in a row.
 // Each event is thus compressed about once. An event that alone exceeds the limit once
 // compressed can never be sent; it is counted (`tooLarge`), reported to `onTooLarge` and left out.
+//
+// gzip runs on libuv's thread pool (node:zlib's asynchronous gzip), never on the event loop:
+// compressing a 32 KiB chunk takes a few milliseconds, which gzipSync stalled every decision
+// for. Adding an event is synchronous (`offer`); only cutting a chunk awaits.
 
-import { gzipSync } from 'node:zlib';
+import { gzip } from 'node:zlib';
 
 export interface Chunk {
   body: Buffer;
@@ -75,19 +79,45 @@ export class ChunkEncoder {
     return this.rawLimit;
   }
 
-  /** Adds one encoded event; returns the chunks it completed (usually none). */
-  write(event: string): readonly Chunk[] {
+  /**
+   * Adds one encoded event to the pending chunk, synchronously; false (the event is not
+   * taken) when the chunk is full: flush() it, then offer the event again (an empty chunk
+   * takes any event).
+   */
+  offer(event: string): boolean {
     const size = Buffer.byteLength(event) + 1;
-    let out: Chunk[] | undefined;
-    if (this.pending.length && this.pendingRaw + size > this.rawLimit) out = this.cut();
+    if (this.pending.length && this.pendingRaw + size > this.rawLimit) return false;
     this.pending.push(event);
     this.pendingRaw += size;
-    return out ?? NONE;
+    return true;
   }
 
-  /** Completes the pending chunk (at the end of an upload). */
-  flush(): readonly Chunk[] {
-    return this.pending.length ? this.cut() : NONE;
+  /** Adds one encoded event; resolves to the chunks it completed (usually none). */
+  async write(event: string): Promise<readonly Chunk[]> {
+    if (this.offer(event)) return NONE;
+    const out = await this.flush();
+    this.offer(event);
+    return out;
+  }
+
+  /**
+   * Compresses the pending chunk (when full, or at the end of an upload) into chunks under
+   * the limit. The pending chunk is empty while it runs; if gzip fails, its events are put
+   * back in front of the pending ones and the error is thrown.
+   */
+  async flush(): Promise<readonly Chunk[]> {
+    if (!this.pending.length) return NONE;
+    const raw = this.pendingRaw;
+    const events = this.takePending();
+    const out: Chunk[] = [];
+    try {
+      await this.encode(events, raw, out);
+    } catch (err) {
+      this.pending = events.concat(this.pending);
+      this.pendingRaw = raw + this.pendingRaw - 1;
+      throw err;
+    }
+    return out;
   }
 
   /** Takes back the pending events without encoding them (an upload failed). */
@@ -98,25 +128,16 @@ export class ChunkEncoder {
     return out;
   }
 
-  private gzip(events: string[]): Buffer {
+  private gzip(events: string[]): Promise<Buffer> {
     const text = Buffer.from('[' + events.join(',') + ']');
     this.work.gzipCalls++;
     this.work.bytesGzipped += text.length;
-    return gzipSync(text);
+    return new Promise((resolve, reject) => gzip(text, (err, body) => (err ? reject(err) : resolve(body))));
   }
 
-  /** Compresses the pending events into chunks under the limit and learns from the result. */
-  private cut(): Chunk[] {
-    const raw = this.pendingRaw;
-    const events = this.takePending();
-    const out: Chunk[] = [];
-    this.encode(events, raw, out);
-    return out;
-  }
-
-  /** `raw`: the size of the events' JSON array. */
-  private encode(events: string[], raw: number, out: Chunk[]): void {
-    const body = this.gzip(events);
+  /** Compresses `events` into chunks under the limit and learns from the result; `raw`: the size of their JSON array. */
+  private async encode(events: string[], raw: number, out: Chunk[]): Promise<void> {
+    const body = await this.gzip(events);
     if (body.length <= this.limit) {
       out.push({ body, events });
       // Learn only from chunks cut near the raw limit: a small one compresses worse.
@@ -136,14 +157,14 @@ export class ChunkEncoder {
     for (const e of events) {
       const size = Buffer.byteLength(e) + 1;
       if (part.length && partRaw + size > cutAt) {
-        this.encode(part, partRaw, out);
+        await this.encode(part, partRaw, out);
         part = [];
         partRaw = 1;
       }
       part.push(e);
       partRaw += size;
     }
-    this.encode(part, partRaw, out);
+    await this.encode(part, partRaw, out);
   }
 
   /** The raw size that, at the ratio `raw` compressed to `compressed`, gives `target` of the limit. */
@@ -157,11 +178,15 @@ export class ChunkEncoder {
 const NONE: readonly Chunk[] = Object.freeze([]);
 
 /** All of `events` in chunks (one encoder, used once); events over the limit in `tooLarge`. */
-export function chunkEvents(events: string[], limitBytes: number): { chunks: Chunk[]; tooLarge: string[] } {
+export async function chunkEvents(events: string[], limitBytes: number): Promise<{ chunks: Chunk[]; tooLarge: string[] }> {
   const tooLarge: string[] = [];
   const enc = new ChunkEncoder(limitBytes, (e) => tooLarge.push(e));
   const chunks: Chunk[] = [];
-  for (const e of events) for (const c of enc.write(e)) chunks.push(c);
-  for (const c of enc.flush()) chunks.push(c);
+  for (const e of events) {
+    if (enc.offer(e)) continue;
+    for (const c of await enc.flush()) chunks.push(c);
+    enc.offer(e);
+  }
+  for (const c of await enc.flush()) chunks.push(c);
   return { chunks, tooLarge };
 }

@@ -237,24 +237,35 @@ export class DecisionLogPlugin implements Plugin {
     let next = 0;
     let tooLarge = 0;
     const ready: Chunk[] = [];
+    const failed = (error: { message: string; httpCode?: number }, unsent: string[]): false => {
+      this.buffer.requeue([...unsent, ...ready.flatMap((x) => x.events), ...enc.takePending(), ...events.slice(next)]);
+      this.failures++;
+      const changed = this.lastError?.message !== error.message;
+      this.lastError = error;
+      this.log.error({ err: error.message }, 'Decision log upload failed.');
+      if (changed) this.opts.onChange?.();
+      return false;
+    };
     try {
       for (;;) {
         const before = enc.tooLarge;
-        while (!ready.length && next < events.length) for (const c of enc.write(events[next++]!)) ready.push(c);
-        if (!ready.length) for (const c of enc.flush()) ready.push(c);
-        tooLarge += enc.tooLarge - before;
+        try {
+          // Events join the pending chunk synchronously; a full chunk is gzipped off the event loop.
+          while (!ready.length && next < events.length) {
+            if (enc.offer(events[next]!)) next++;
+            else for (const c of await enc.flush()) ready.push(c);
+          }
+          if (!ready.length) for (const c of await enc.flush()) ready.push(c);
+        } catch (err) {
+          // gzip failed: the encoder kept the chunk's events pending; nothing is lost.
+          return failed({ message: `log upload failed: ${(err as Error).message}` }, []);
+        } finally {
+          tooLarge += enc.tooLarge - before;
+        }
         const c = ready.shift();
         if (!c) break;
         const error = await this.send(client, c);
-        if (error) {
-          this.buffer.requeue([...c.events, ...ready.flatMap((x) => x.events), ...enc.takePending(), ...events.slice(next)]);
-          this.failures++;
-          const changed = this.lastError?.message !== error.message;
-          this.lastError = error;
-          this.log.error({ err: error.message }, 'Decision log upload failed.');
-          if (changed) this.opts.onChange?.();
-          return false;
-        }
+        if (error) return failed(error, c.events);
         this.counts.uploaded += c.events.length;
       }
     } finally {

@@ -1,30 +1,38 @@
 // The decision-log chunk encoder: gzipped JSON arrays never over upload_size_limit_bytes,
 // every event in exactly one chunk and in order, events that can never fit left out, and
 // work linear in the events. The work is counted (bytes handed to gzip, through a wrapper
-// around node:zlib's gzipSync), not timed, so CPU noise cannot make it pass or fail: an
-// encoder that compresses the growing chunk again for each event hands gzip hundreds of
-// times the events' own size.
+// around node:zlib's asynchronous gzip), not timed, so CPU noise cannot make it pass or fail:
+// an encoder that compresses the growing chunk again for each event hands gzip hundreds of
+// times the events' own size. gzipSync is counted apart: the encoder must never call it
+// (it would stall the event loop a few ms per chunk).
 
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
-const zlibWork = vi.hoisted(() => ({ calls: 0, bytes: 0, budget: Infinity }));
+const zlibWork = vi.hoisted(() => ({ calls: 0, bytes: 0, budget: Infinity, syncCalls: 0 }));
 vi.mock('node:zlib', async (importOriginal) => {
   const zlib = await importOriginal<typeof import('node:zlib')>();
-  const gzipSync = (buf: Parameters<typeof zlib.gzipSync>[0], opts?: Parameters<typeof zlib.gzipSync>[1]): Buffer => {
+  const gzip = (buf: Parameters<typeof zlib.gzipSync>[0], cb: (err: Error | null, out: Buffer) => void): void => {
     zlibWork.calls++;
     zlibWork.bytes += typeof buf === 'string' ? Buffer.byteLength(buf) : (buf as ArrayBufferView).byteLength;
     // fail fast instead of spending minutes in a quadratic encoder
-    if (zlibWork.bytes > zlibWork.budget) throw new Error(`gzip work over budget: ${zlibWork.bytes} bytes in ${zlibWork.calls} calls`);
+    if (zlibWork.bytes > zlibWork.budget) return cb(new Error(`gzip work over budget: ${zlibWork.bytes} bytes in ${zlibWork.calls} calls`), Buffer.alloc(0));
+    zlib.gzip(buf, cb);
+  };
+  const gzipSync = (buf: Parameters<typeof zlib.gzipSync>[0], opts?: Parameters<typeof zlib.gzipSync>[1]): Buffer => {
+    zlibWork.syncCalls++;
     return zlib.gzipSync(buf, opts);
   };
-  return { ...zlib, default: { ...zlib, gzipSync }, gzipSync };
+  return { ...zlib, default: { ...zlib, gzip, gzipSync }, gzip, gzipSync };
 });
 
 const { ChunkEncoder, chunkEvents, safeRawSize } = await import('../../../src/plugins/logs/chunk.js');
 
 afterEach(() => {
+  // the encoder compresses on the thread pool only
+  expect(zlibWork.syncCalls).toBe(0);
+  zlibWork.syncCalls = 0;
   zlibWork.calls = 0;
   zlibWork.bytes = 0;
   zlibWork.budget = Infinity;
@@ -91,7 +99,7 @@ function checkChunks(events: string[], limit: number, res: { chunks: { body: Buf
 }
 
 describe('chunk encoder', () => {
-  it('does work linear in the events: each byte is compressed about once, for 1k and 10k events', () => {
+  it('does work linear in the events: each byte is compressed about once, for 1k and 10k events', async () => {
     for (const limit of [32768, 1024 * 1024]) {
       const work: number[] = [];
       for (const n of [1000, 10000]) {
@@ -99,7 +107,7 @@ describe('chunk encoder', () => {
         const raw = rawBytes(events);
         zlibWork.bytes = 0;
         zlibWork.budget = 4 * raw;
-        const res = chunkEvents(events, limit);
+        const res = await chunkEvents(events, limit);
         checkChunks(events, limit, res);
         expect(res.tooLarge).toEqual([]);
         // the events' own size, plus a little for chunks that had to be cut again
@@ -113,13 +121,15 @@ describe('chunk encoder', () => {
     }
   });
 
-  it('keeps the per-event work constant across batch sizes when one encoder serves many uploads', () => {
+  it('keeps the per-event work constant across batch sizes when one encoder serves many uploads', async () => {
     const enc = new ChunkEncoder(32768);
     const perByte: number[] = [];
     for (const batch of [10, 100, 1000, 10000]) {
       const events = decisionEvents(batch, batch + 7);
       const before = enc.work.bytesGzipped;
-      const chunks = [...events.flatMap((e) => [...enc.write(e)]), ...enc.flush()];
+      const chunks = [];
+      for (const e of events) chunks.push(...(await enc.write(e)));
+      chunks.push(...(await enc.flush()));
       expect(chunks.flatMap((c) => c.events)).toEqual(events);
       for (const c of chunks) expect(c.body.length).toBeLessThanOrEqual(32768);
       perByte.push((enc.work.bytesGzipped - before) / rawBytes(events));
@@ -128,9 +138,9 @@ describe('chunk encoder', () => {
     expect(enc.work.bytesGzipped).toBe(zlibWork.bytes);
   });
 
-  it('fills chunks close to the limit once it has seen how the events compress', () => {
+  it('fills chunks close to the limit once it has seen how the events compress', async () => {
     const limit = 32768;
-    const { chunks } = chunkEvents(decisionEvents(20000), limit);
+    const { chunks } = await chunkEvents(decisionEvents(20000), limit);
     // the first chunks are small while the encoder learns; the full ones are mostly > 80%
     const full = chunks.slice(3, -1);
     expect(full.length).toBeGreaterThan(3);
@@ -139,41 +149,41 @@ describe('chunk encoder', () => {
     expect(chunks.length).toBeLessThan(Math.ceil(chunks.reduce((n, c) => n + c.body.length, 0) / (0.8 * limit)) + 4);
   });
 
-  it('never exceeds the limit when the events suddenly compress worse, and stays linear', () => {
+  it('never exceeds the limit when the events suddenly compress worse, and stays linear', async () => {
     for (const limit of [600, 4096, 32768]) {
       // very compressible, then incompressible, then mixed: the learnt raw size overshoots
       const events = [...decisionEvents(3000, 3), ...noisyEvents(300, 200), ...decisionEvents(500, 4).flatMap((e, i) => (i % 5 ? [e] : [e, noisyEvents(1, 150, i)[0]!]))];
       const raw = rawBytes(events);
       zlibWork.bytes = 0;
       zlibWork.budget = 6 * raw;
-      const res = chunkEvents(events, limit);
+      const res = await chunkEvents(events, limit);
       checkChunks(events, limit, res);
       expect(res.tooLarge).toEqual([]);
       expect(zlibWork.bytes / raw).toBeLessThan(4);
     }
   });
 
-  it('leaves out an event that alone exceeds the limit once compressed, and keeps its neighbours', () => {
+  it('leaves out an event that alone exceeds the limit once compressed, and keeps its neighbours', async () => {
     const limit = 600;
     const small = decisionEvents(40, 5);
     const huge = noisyEvents(2, 1500, 9);
     const events = [...small.slice(0, 20), huge[0]!, ...small.slice(20), huge[1]!];
-    const res = chunkEvents(events, limit);
+    const res = await chunkEvents(events, limit);
     expect(res.tooLarge).toEqual(huge);
     checkChunks(events, limit, res);
   });
 
-  it('sends an event larger than the limit raw when it compresses under it, in a chunk of its own if need be', () => {
+  it('sends an event larger than the limit raw when it compresses under it, in a chunk of its own if need be', async () => {
     const limit = 600;
     const big = JSON.stringify({ decision_id: 'big', input: { text: 'all work and no play '.repeat(200) } });
     expect(Buffer.byteLength(big)).toBeGreaterThan(limit);
     const events = [...decisionEvents(5, 6), big, ...decisionEvents(5, 7)];
-    const res = chunkEvents(events, limit);
+    const res = await chunkEvents(events, limit);
     expect(res.tooLarge).toEqual([]);
     checkChunks(events, limit, res);
   });
 
-  it('handles limits around the gzip framing: a chunk of safeRawSize raw bytes always fits', () => {
+  it('handles limits around the gzip framing: a chunk of safeRawSize raw bytes always fits', async () => {
     for (const limit of [100, 300, 1000, 70000, 200000]) {
       const size = safeRawSize(limit);
       // incompressible JSON: a string of random base64 characters
@@ -181,24 +191,51 @@ describe('chunk encoder', () => {
       let s = '';
       const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
       while (s.length < size - 4) s += abc[Math.floor(r() * 64)];
-      const res = chunkEvents([JSON.stringify(s)], limit);
+      const res = await chunkEvents([JSON.stringify(s)], limit);
       expect(res.tooLarge).toEqual([]);
       expect(res.chunks[0]!.body.length).toBeLessThanOrEqual(limit);
     }
     // the same with many small incompressible events: all chunks fit
     const events = noisyEvents(500, 40, 11);
-    for (const limit of [120, 200, 1000]) checkChunks(events, limit, chunkEvents(events, limit));
+    for (const limit of [120, 200, 1000]) checkChunks(events, limit, await chunkEvents(events, limit));
   });
 
-  it('gives back the pending events untouched (an upload failed) and starts afresh', () => {
+  it('gives back the pending events untouched (an upload failed) and starts afresh', async () => {
     const enc = new ChunkEncoder(32768);
     const events = decisionEvents(30, 8);
-    for (const e of events) expect(enc.write(e)).toEqual([]);
+    for (const e of events) expect(enc.offer(e)).toBe(true);
     expect(enc.takePending()).toEqual(events);
-    expect(enc.flush()).toEqual([]);
+    expect(await enc.flush()).toEqual([]);
     const more = decisionEvents(3, 9);
-    for (const e of more) enc.write(e);
-    const [c] = enc.flush();
+    for (const e of more) expect(await enc.write(e)).toEqual([]);
+    const [c] = await enc.flush();
     expect(JSON.parse(gunzipSync(c!.body).toString())).toEqual(more.map((e) => JSON.parse(e)));
+  });
+
+  it('compresses off the event loop: other work runs while a chunk is gzipped, and a gzip failure loses nothing', async () => {
+    const enc = new ChunkEncoder(1024 * 1024);
+    const events = decisionEvents(20000, 12);
+    let offered = 0;
+    while (offered < events.length && enc.offer(events[offered]!)) offered++;
+    expect(offered).toBeGreaterThan(1000);
+    let turns = 0;
+    let done = false;
+    const spin = (): void => {
+      turns++;
+      if (!done) setImmediate(spin);
+    };
+    setImmediate(spin);
+    const chunks = await enc.flush();
+    done = true;
+    // gzipSync (or gzip awaited without the thread pool) would resolve before any turn of the loop
+    expect(turns).toBeGreaterThan(0);
+    expect(chunks.flatMap((c) => c.events)).toEqual(events.slice(0, offered));
+
+    // a failing gzip puts the events back, in order, ahead of newer ones
+    for (let i = 0; i < 50; i++) enc.offer(events[offered + i]!);
+    zlibWork.budget = zlibWork.bytes;
+    await expect(enc.flush()).rejects.toThrow(/over budget/);
+    enc.offer(events[offered + 50]!);
+    expect(enc.takePending()).toEqual(events.slice(offered, offered + 51));
   });
 });
