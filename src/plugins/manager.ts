@@ -22,6 +22,9 @@ import type { PolicyEvaluator } from './logs/mask.js';
 import { StatusPlugin } from './status/plugin.js';
 import { AdapterPersistence, AdapterSet, type EventReply, type IncomingEvent } from './adapters/index.js';
 
+/** No bundle plugin: no revisions (one frozen object, so the decision log keeps its text). */
+const NO_REVISIONS: Record<string, string> = Object.freeze({});
+
 /** What the manager needs of the engine: the store (bundles) and evaluation (mask/drop). */
 export interface ManagedEngine extends PolicyEvaluator {
   readonly store: Store;
@@ -108,7 +111,7 @@ export class PluginManager {
         config,
         client: svc ? this.clients.get(svc) : undefined,
         engine: opts.engine,
-        revisions: () => this.bundle?.revisions() ?? {},
+        revisions: () => this.bundle?.revisions() ?? NO_REVISIONS,
         labels: this.labels,
         timing,
         console: opts.console,

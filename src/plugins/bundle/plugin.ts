@@ -110,11 +110,18 @@ export class BundlePlugin implements Plugin {
     return out;
   }
 
-  /** name -> active revision, for decision log events. */
+  /** revisions() until the next activation. */
+  private revs: Readonly<Record<string, string>> | undefined;
+
+  /**
+   * name -> active revision, for decision log events: asked once per decision, so one
+   * frozen object is kept until the next activation (the log keeps its text by identity).
+   */
   revisions(): Record<string, string> {
+    if (this.revs) return this.revs;
     const out: Record<string, string> = {};
     for (const [name, e] of this.entries) if (e.activatedOnce) out[name] = e.status.active_revision;
-    return out;
+    return (this.revs = Object.freeze(out));
   }
 
   private changed(): void {
@@ -162,6 +169,7 @@ export class BundlePlugin implements Plugin {
     e.status.type = bundle.patch ? 'delta' : 'snapshot';
     e.status.size = archive.length;
     e.activatedOnce = true;
+    this.revs = undefined;
     for (const fn of this.listeners) fn(e.config.name);
     return bundle;
   }

@@ -86,6 +86,34 @@ export class EventText {
     }
     return this.labelsJSON;
   }
+
+  private revisionsOf: Record<string, string> | undefined;
+  private bundlesJSON = '';
+
+  /**
+   * The `"bundles":{...},` text (or nothing), written once per revisions object: the bundle
+   * plugin hands the same frozen object until a bundle activates.
+   */
+  bundles(revisions: Record<string, string>): string {
+    if (revisions !== this.revisionsOf || !Object.isFrozen(revisions)) {
+      this.bundlesJSON = bundlesText(revisions);
+      this.revisionsOf = revisions;
+    }
+    return this.bundlesJSON;
+  }
+}
+
+function bundlesText(revisions: Record<string, string>): string {
+  let bundles = 0;
+  let only = '';
+  for (const name in revisions) {
+    if (!Object.hasOwn(revisions, name)) continue;
+    bundles++;
+    only = name;
+  }
+  if (bundles === 1) return '"bundles":{' + JSON.stringify(only) + ':{"revision":' + jsonText(revisions[only]!) + '}},';
+  if (bundles > 1) return '"bundles":' + sortedBundles(revisions) + ',';
+  return '';
 }
 
 /**
@@ -93,16 +121,7 @@ export class EventText {
  * in the order toJSONText sorts them, values written by jsonText.
  */
 export function encodeDecision(d: LoggedDecision, ctx: EventContext, text: EventText): string {
-  let s = '{';
-  let bundles = 0;
-  let only = '';
-  for (const name in ctx.revisions) {
-    if (!Object.hasOwn(ctx.revisions, name)) continue;
-    bundles++;
-    only = name;
-  }
-  if (bundles === 1) s += '"bundles":{' + JSON.stringify(only) + ':{"revision":' + jsonText(ctx.revisions[only]!) + '}},';
-  else if (bundles > 1) s += '"bundles":' + sortedBundles(ctx.revisions) + ',';
+  let s = '{' + text.bundles(ctx.revisions);
   s += '"decision_id":' + stringText(d.decision_id);
   if (d.error) s += ',"error":' + jsonText({ code: d.error.code, message: d.error.message });
   if (d.input !== undefined) s += ',"input":' + jsonText(d.input);

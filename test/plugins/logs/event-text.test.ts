@@ -80,6 +80,22 @@ describe('decision-log event text', () => {
     expect(Object.keys(ev)).toEqual(['decision_id', 'labels', 'requested_by', 'timestamp']);
     expect(Date.parse(ev['timestamp'] as string)).toBeGreaterThan(0);
   });
+
+  it('keeps the bundles text of a frozen revisions object, and rewrites it for a new or unfrozen one', () => {
+    const text = new EventText();
+    const d: LoggedDecision = { decision_id: 'x', timestamp: '2026-01-01T00:00:00.000Z' };
+    const labels = { id: 'i' };
+    const check = (revisions: Record<string, string>) => expect(encodeDecision(d, { labels, revisions }, text)).toBe(encodeEvent(buildEvent(d, { labels, revisions })));
+    const frozen = Object.freeze({ a: 'r1', b: 'r2' });
+    check(frozen);
+    check(frozen);
+    check(Object.freeze({ a: 'r3' }));
+    const open: Record<string, string> = { a: 'r4' };
+    check(open);
+    open['c'] = 'r5';
+    check(open);
+    check(Object.freeze({}));
+  });
 });
 
 /** An input whose every read of `user` is counted (a copy or a second serialisation reads it again). */
