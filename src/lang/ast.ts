@@ -142,6 +142,13 @@ export interface Expr {
   index: number;
   negated?: boolean;
   generated?: boolean;
+  /**
+   * The body of a `not { ... }` block (OPA 1.17, with `import future.keywords.not`). Such an
+   * expression holds when the body has no solution; its `terms` are the equivalent
+   * `[true | body] == []` that the compiler and evaluators read (the body's own vars stay
+   * local to it, outer ones are read), and fmt and the JSON AST write the block.
+   */
+  notBlock?: Body;
   terms: Term | Term[] | SomeDecl | Every;
   with?: With[];
   location?: Location;

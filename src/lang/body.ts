@@ -49,6 +49,9 @@ export abstract class BodyParser extends Parser {
     } else if (this.isKw('every') && !this.keywordAsRef()) {
       if (negated) this.illegal("illegal negation of 'every'");
       expr = this.parseEvery();
+    } else if (negated && this.notBlocks && this.tk() === K.LBrace) {
+      expr = this.parseNotBlock(from);
+      if (this.isKw('with')) expr.with = this.parseWith();
     } else {
       expr = this.parseExpr();
       if (negated) expr.negated = true;
@@ -56,6 +59,21 @@ export abstract class BodyParser extends Parser {
     }
     expr.location = this.span(from);
     return expr;
+  }
+
+  /**
+   * `not { body }`: read as `[true | body] == []`, the body kept on the expression for fmt
+   * and the JSON AST. `from` is the `not` token.
+   */
+  parseNotBlock(from: number): Expr {
+    const open = this.loc();
+    this.next();
+    const body = this.parseBody(K.RBrace);
+    this.next();
+    const loc = this.span(from);
+    const comp: Term = { type: 'arraycomprehension', value: { term: { type: 'boolean', value: true, location: open }, body }, location: loc };
+    const empty: Term = { type: 'array', value: [], location: loc };
+    return { index: 0, terms: [this.opRef(['equal'], open), comp, empty], notBlock: body };
   }
 
   parseExpr(): Expr {

@@ -76,6 +76,8 @@ export abstract class TokenCursor {
   depth = 0;
   /** Future keywords currently in effect (v1: all of them). */
   readonly future = new Set<string>();
+  /** Whether `not { ... }` blocks parse (`import future.keywords.not` or `future.keywords`). */
+  notBlocks = false;
 
   constructor(
     readonly src: string,

@@ -79,7 +79,8 @@ export function exprToJSON(e: Expr, o: JSONOptions = {}): unknown {
   if (e.negated) out['negated'] = true;
   if (e.generated) out['generated'] = true;
   const terms = e.terms;
-  if (Array.isArray(terms)) out['terms'] = terms.map((t) => termToJSON(t, o));
+  if (e.notBlock) out['terms'] = { type: 'not', explicit_body: true, body: bodyToJSON(e.notBlock, o) };
+  else if (Array.isArray(terms)) out['terms'] = terms.map((t) => termToJSON(t, o));
   else if (terms.type === 'somedecl') {
     out['terms'] = withLoc({ symbols: terms.symbols.map((t) => termToJSON(t, o)) }, terms.location, o);
   } else if (terms.type === 'every') {

@@ -181,6 +181,7 @@ export class StatementParser extends BodyParser {
     if (imp.alias) this.errorLoc(imp.path.location, '`future` imports cannot be aliased');
     if (path.length === 2) {
       for (const kw of FUTURE_KEYWORDS) this.future.add(kw);
+      this.notBlocks = true;
       return;
     }
     const kw = path[2]!;
@@ -191,6 +192,7 @@ export class StatementParser extends BodyParser {
       this.errorLoc(imp.path.location, `unexpected keyword, must be one of [${IMPORTABLE_KEYWORDS.join(' ')}]`);
     }
     if (FUTURE_KEYWORDS.includes(kw.value)) this.future.add(kw.value);
+    if (kw.value === 'not') this.notBlocks = true;
   }
 
   private regoV1Import(imp: Import): void {

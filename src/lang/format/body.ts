@@ -38,7 +38,8 @@ function writeExprInner(w: Writer, expr: Expr): void {
   if (!w.inline) w.startLine();
   if (expr.negated) w.write('not ');
   const t = expr.terms;
-  if (Array.isArray(t)) writeOperation(w, t);
+  if (expr.notBlock) writeNotBlock(w, expr.notBlock, expr.location);
+  else if (Array.isArray(t)) writeOperation(w, t);
   else if (t.type === 'somedecl') writeSome(w, t);
   else if (t.type === 'every') writeEvery(w, t, expr.location);
   else writeTerm(w, t);
@@ -127,6 +128,14 @@ function writeSome(w: Writer, decl: SomeDecl): void {
     writeTerm(w, s);
     if (i < decl.symbols.length - 1) w.write(',');
   });
+}
+
+function writeNotBlock(w: Writer, body: Body, exprLoc: Location | undefined): void {
+  w.write('not {');
+  const row = exprLoc?.row ?? 0;
+  writeComprehensionBody(w, body, row, bodyCloseRow(exprLoc, body[0]?.location));
+  if (body.length === 1 && body[0]!.location?.row === row) w.write(' ');
+  w.write('}');
 }
 
 function writeEvery(w: Writer, every: Every, exprLoc: Location | undefined): void {
