@@ -4,7 +4,8 @@
 // little CPU of its own) for SECONDS at max rate; prints the server's CPU per request, split
 // by thread from /proc (node:main is the event loop; the V8 helper threads collect garbage),
 // and the events delivered. After the load it waits until the collector has every event the
-// server logged, so the uploads are inside the figure. NODE_ARGS adds node flags to the server
+// server logged, so the uploads are inside the figure, and prints how long after the load that
+// took (the upload lag) and how many connections the uploads opened. NODE_ARGS adds node flags to the server
 // (--cpu-prof --cpu-prof-dir DIR, --trace-gc).
 //   npx tsx bench/logs-wrk.ts <bundle.mjs> regolith-logs|regolith-nologs [seconds] [connections]
 // (a bundle: node_modules/.bin/esbuild bench/http-server.ts --bundle --platform=node
@@ -22,7 +23,7 @@ import { policyText } from './lib/regolith.js';
 const [bundlePath, mode, secs = '10', conns = '10'] = process.argv.slice(2);
 const LUA = join(mkdtempSync(join(tmpdir(), 'regolith-wrk-')), 'requests.lua');
 const extra = (process.env.NODE_ARGS ?? '').split(' ').filter(Boolean);
-const col = { bytes: 0, events: 0, uploads: 0 };
+const col = { bytes: 0, events: 0, uploads: 0, conns: 0 };
 const cs = createServer((req, res) => {
   const parts: Buffer[] = [];
   req.on('data', (b) => parts.push(b));
@@ -33,6 +34,7 @@ const cs = createServer((req, res) => {
     res.statusCode = 204; res.end();
   });
 });
+cs.on('connection', () => col.conns++);
 await new Promise<void>((r) => cs.listen(0, '127.0.0.1', r));
 process.env.BENCH_COLLECTOR_URL = `http://127.0.0.1:${(cs.address() as any).port}`;
 const child = fork(bundlePath!, [mode!], { execArgv: extra, stdio: ['ignore', process.env.CHILD_OUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
@@ -64,19 +66,26 @@ function threads(): Map<string, number> {
   }
   return out;
 }
-const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '-s', LUA, url], { encoding: 'utf8' });
+const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '--latency', '-s', LUA, url], { encoding: 'utf8' });
 wrk(3);
 await new Promise((r) => setTimeout(r, 2500));
 const c0 = await state(); const t0 = threads(); const e0 = col.events;
+const k0 = { uploads: col.uploads, conns: col.conns };
 const out = wrk(Number(secs));
 const reqs = Number(/(\d+) requests in/.exec(out)![1]);
-await new Promise((r) => setTimeout(r, 2500));
-for (const end = Date.now() + 60000; Date.now() < end; ) { const st = await state(); if (col.events >= st.logged) break; await new Promise((r) => setTimeout(r, 50)); }
+// How long after the load the collector has every event (the upload lag), then at least 2.5 s in all.
+const loadEnd = Date.now();
+for (const end = loadEnd + 60000; Date.now() < end; ) { const st = await state(); if (col.events >= st.logged) break; await new Promise((r) => setTimeout(r, 50)); }
+const lag = Date.now() - loadEnd;
+if (lag < 2500) await new Promise((r) => setTimeout(r, 2500 - lag));
 const c1 = await state(); const t1 = threads();
 const per: Record<string, number> = {};
 for (const [k, v] of t1) { const d = v - (t0.get(k) ?? 0); const g = k.replace(/:\d+$/, ''); per[g] = (per[g] ?? 0) + d; }
 const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)![1];
-console.log(`${mode} ${bundlePath!.split('/').pop()}: ${reqs} req (${rps}/s), CPU ${((c1.cpu - c0.cpu) / reqs).toFixed(1)} µs/req, events ${col.events - e0} logged ${c1.logged - c0.logged}; threads µs/req: ${Object.entries(per).filter(([, v]) => v > 0).map(([k, v]) => `${k}=${(v / reqs).toFixed(1)}`).join(' ')}`);
+// Latency: wrk's 99th percentile and maximum (a synchronous stall of the event loop shows in both).
+const p99 = /\s99%\s+(\S+)/.exec(out)?.[1];
+const max = /Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)?.[1];
+console.log(`${mode} ${bundlePath!.split('/').pop()}: ${reqs} req (${rps}/s), CPU ${((c1.cpu - c0.cpu) / reqs).toFixed(1)} µs/req, latency p99 ${p99} max ${max}, events ${col.events - e0} logged ${c1.logged - c0.logged} (${col.uploads - k0.uploads} uploads on ${col.conns - k0.conns} new connections, all in ${(lag / 1000).toFixed(1)} s after the load); threads µs/req: ${Object.entries(per).filter(([, v]) => v > 0).map(([k, v]) => `${k}=${(v / reqs).toFixed(1)}`).join(' ')}`);
 child.disconnect();
 await new Promise((r) => child.once('exit', r));
 cs.close();
