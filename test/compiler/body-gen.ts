@@ -512,7 +512,10 @@ function dependent(g: G, s: Scope): { e: Ex; out: [string, Ty][] } | undefined {
         case 2:
           return filter({ r: (c) => `not ${R(c, 'x')}[${a} + 1]`, needs: [a] }, (env) => !XSET.includes(num(env, a) + 1));
         default:
-          return filter({ r: () => `not data.d.xs[_] == ${a}`, needs: [a] }, (env) => !DATA.d.xs.includes(num(env, a)));
+          // In a module `==` is `=` (OPA's RewriteEquals), so the negation covers the iteration.
+          // In a query `==` stays a call whose ref operand OPA moves out of the `not` (the
+          // iteration then runs outside it), so the query writes the unification instead.
+          return filter({ r: (c) => `not data.d.xs[_] ${c.q ? '=' : '=='} ${a}`, needs: [a] }, (env) => !DATA.d.xs.includes(num(env, a)));
       }
     }
     case 17: {
