@@ -157,11 +157,7 @@ export class PluginManager {
     }
   }
 
-  /**
-   * Stops the plugins in reverse order; decision logs make a last upload attempt. Then the
-   * services' kept-alive connections are closed (idle ones would not delay the exit, but a
-   * collector or registry should not wait for them to time out).
-   */
+  /** Stops the plugins in reverse order; decision logs make a last upload attempt. */
   async stop(): Promise<void> {
     for (const p of [...this.plugins].reverse()) {
       try {
@@ -170,7 +166,6 @@ export class PluginManager {
         this.log.error({ plugin: p.name, err: (err as Error).message }, 'Plugin failed to stop.');
       }
     }
-    for (const c of this.clients.values()) c.close();
   }
 
   /** name -> state, for /health?plugins, input.plugin_state and the status document. */

@@ -2,10 +2,6 @@
 // headers and credentials (bearer token, OAuth2 client credentials, client TLS), a limit
 // on the wait for response headers, and cancellation. node:http(s) is used rather than
 // fetch so that TLS settings (CA, client certificates, insecure mode) apply per service.
-// Each client keeps its connections alive (one http and one https Agent per service, a
-// bounded number of sockets): a decision-log chunk every second or a bundle poll does not
-// pay a TCP (and TLS) handshake each time. Idle sockets do not hold the process open and
-// are closed when the plugins stop (close()).
 
 import http from 'node:http';
 import https from 'node:https';
@@ -85,34 +81,7 @@ export function tlsOptionsOf(cfg: ServiceConfig): TLSOptions {
   return o;
 }
 
-/** Connections kept per service (and per host it redirects to): at most this many at once. */
-const MAX_SOCKETS = 16;
-/** Idle connections kept per host. */
-const MAX_FREE_SOCKETS = 4;
-/** An idle connection is closed after this long (or the server's Keep-Alive hint, if shorter). */
-const IDLE_TIMEOUT_MS = 30_000;
-/** A request that failed on a reused idle connection the server had just closed is sent again on a new one, at most this often. */
-const STALE_RETRIES = 2;
-
-/** The keep-alive agents of one service (created on first use). */
-export class ServiceAgents {
-  private httpAgent: http.Agent | undefined;
-  private httpsAgent: https.Agent | undefined;
-
-  get(isHttps: boolean): http.Agent {
-    const o = { keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_FREE_SOCKETS, timeout: IDLE_TIMEOUT_MS, scheduling: 'lifo' as const };
-    return isHttps ? (this.httpsAgent ??= new https.Agent(o)) : (this.httpAgent ??= new http.Agent(o));
-  }
-
-  /** Closes every connection (plugins stopped: nothing is in flight that should go on). */
-  close(): void {
-    this.httpAgent?.destroy();
-    this.httpsAgent?.destroy();
-    this.httpAgent = this.httpsAgent = undefined;
-  }
-}
-
-/** One HTTP exchange with a header timeout; rejects with ServiceRequestError. Without `agent`, a connection of its own. */
+/** One HTTP exchange with a header timeout; rejects with ServiceRequestError. */
 export function rawRequest(
   url: string,
   method: string,
@@ -122,17 +91,12 @@ export function rawRequest(
   headerTimeoutMs: number,
   signal?: AbortSignal,
   maxResponseBytes?: number,
-  agents?: ServiceAgents,
 ): Promise<ServiceResponse> {
   const u = new URL(url);
   const isHttps = u.protocol === 'https:';
   const lib = isHttps ? https : http;
-  const agent = agents ? agents.get(isHttps) : false;
   const what = `${goMethod(method)} "${url}"`;
   return new Promise((resolve, reject) => {
-    let retries = STALE_RETRIES;
-    let gotResponse = false;
-    let req: http.ClientRequest;
     let settled = false;
     const done = (err: Error | undefined, res?: ServiceResponse): void => {
       if (settled) return;
@@ -142,49 +106,38 @@ export function rawRequest(
       if (err) reject(err);
       else resolve(res!);
     };
-    const send = (): void => {
-      req = lib.request(
-        u,
-        {
-          method,
-          headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
-          ...(isHttps ? { ca: tlsOpts.ca, cert: tlsOpts.cert, key: tlsOpts.key, passphrase: tlsOpts.passphrase, rejectUnauthorized: tlsOpts.rejectUnauthorized } : {}),
-          agent,
-        },
-        (res) => {
-          gotResponse = true;
-          if (timer) clearTimeout(timer);
-          timer = undefined;
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const tooLarge = (): void => {
-            done(new ServiceRequestError(`${what}: response body larger than ${maxResponseBytes} bytes`));
-            req.destroy();
-          };
-          const declared = Number(res.headers['content-length']);
-          if (maxResponseBytes !== undefined && declared > maxResponseBytes) return tooLarge();
-          res.on('data', (c: Buffer) => {
-            size += c.length;
-            if (maxResponseBytes !== undefined && size > maxResponseBytes) {
-              chunks.length = 0;
-              return tooLarge();
-            }
-            chunks.push(c);
-          });
-          res.on('end', () => done(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-          res.on('error', (e) => done(new ServiceRequestError(`${what}: ${e.message}`)));
-          res.on('aborted', () => done(new ServiceRequestError(`${what}: unexpected EOF`)));
-        },
-      );
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        // An idle kept-alive connection the server closed as we reused it: nothing was
-        // answered, so the request is sent again on another connection (as Go's transport does).
-        if (req.reusedSocket && !gotResponse && !settled && retries-- > 0 && (e.code === 'ECONNRESET' || e.code === 'EPIPE')) return send();
-        const msg = e.code === 'ECONNREFUSED' ? `dial tcp ${u.host}: connect: connection refused` : e.message;
-        done(new ServiceRequestError(`${what}: ${msg}`));
-      });
-      req.end(body);
-    };
+    const req = lib.request(
+      u,
+      {
+        method,
+        headers: { ...headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+        ...(isHttps ? { ca: tlsOpts.ca, cert: tlsOpts.cert, key: tlsOpts.key, passphrase: tlsOpts.passphrase, rejectUnauthorized: tlsOpts.rejectUnauthorized } : {}),
+        agent: false,
+      },
+      (res) => {
+        if (timer) clearTimeout(timer);
+        timer = undefined;
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const tooLarge = (): void => {
+          done(new ServiceRequestError(`${what}: response body larger than ${maxResponseBytes} bytes`));
+          req.destroy();
+        };
+        const declared = Number(res.headers['content-length']);
+        if (maxResponseBytes !== undefined && declared > maxResponseBytes) return tooLarge();
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (maxResponseBytes !== undefined && size > maxResponseBytes) {
+            chunks.length = 0;
+            return tooLarge();
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => done(undefined, { status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', (e) => done(new ServiceRequestError(`${what}: ${e.message}`)));
+        res.on('aborted', () => done(new ServiceRequestError(`${what}: unexpected EOF`)));
+      },
+    );
     let timer: NodeJS.Timeout | undefined =
       headerTimeoutMs > 0
         ? setTimeout(() => {
@@ -197,10 +150,14 @@ export function rawRequest(
       req.destroy();
     };
     if (signal) {
-      if (signal.aborted) return done(new ServiceRequestError(`${what}: context canceled`));
+      if (signal.aborted) return onAbort();
       signal.addEventListener('abort', onAbort, { once: true });
     }
-    send();
+    req.on('error', (e: NodeJS.ErrnoException) => {
+      const msg = e.code === 'ECONNREFUSED' ? `dial tcp ${u.host}: connect: connection refused` : e.message;
+      done(new ServiceRequestError(`${what}: ${msg}`));
+    });
+    req.end(body);
   });
 }
 
@@ -210,7 +167,6 @@ export class ServiceClient {
   private readonly oauth2: OAuth2TokenSource | undefined;
   /** Milliseconds per configured second (tests shrink it). */
   private readonly msPerSecond: number;
-  private readonly agents = new ServiceAgents();
 
   constructor(config: ServiceConfig, msPerSecond = 1000) {
     this.config = config;
@@ -275,14 +231,9 @@ export class ServiceClient {
     const aws = this.config.credentials.s3_signing;
     if (aws) Object.assign(headers, this.sign(r, aws.service));
     const timeout = r.headerTimeoutMs ?? this.config.response_header_timeout_seconds * this.msPerSecond;
-    const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal, r.maxResponseBytes, this.agents);
+    const res = await rawRequest(this.url(r.path), r.method, headers, r.body, this.tls(), timeout, r.signal, r.maxResponseBytes);
     // A rejected token may have been revoked early: fetch a fresh one next time.
     if (res.status === 401 && this.oauth2) this.oauth2.invalidate();
     return res;
-  }
-
-  /** Closes the kept-alive connections (the plugins stopped); a later request opens new ones. */
-  close(): void {
-    this.agents.close();
   }
 }
