@@ -41,6 +41,8 @@ export interface EvaluateOptions {
    * empty Map and turn it into the decision-log shape with ndBuiltinCacheValue.
    */
   ndBuiltinCache?: Map<string, Map<string, Value>>;
+  /** The document opa.runtime() returns (default: an empty object). */
+  runtime?: unknown;
 }
 
 export interface ExpressionResult {
@@ -94,6 +96,7 @@ export class PreparedQuery {
       metrics: o.metrics,
       tracer: o.tracer,
       ndCache: o.ndBuiltinCache,
+      runtime: o.runtime as Value | undefined,
     };
   }
 
