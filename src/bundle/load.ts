@@ -59,6 +59,19 @@ function decodeSignatures(bytes: Uint8Array): SignaturesConfig {
   return sc;
 }
 
+/**
+ * OPA names the files of a directory bundle by the directory as given joined with the file
+ * ("foo/x.rego" for `opa sign -b foo`, and it verifies `opa run -b foo` by the same names);
+ * such names are read here relative to the directory, and plain relative names still match.
+ */
+function directoryNames<T>(files: Map<string, T>, dir: string): Map<string, T> {
+  const prefix = `${posix.join(dir.replace(/\\/g, '/'), '.').replace(/^\/+/, '')}/`;
+  if (prefix === './') return files;
+  const out = new Map<string, T>();
+  for (const [name, f] of files) out.set(name.startsWith(prefix) ? name.slice(prefix.length) : name, f);
+  return out;
+}
+
 /** Builds a Bundle from its files; throws BundleError with OPA's messages. */
 export async function loadBundle(entries: BundleEntry[], opts: LoadOptions = {}): Promise<Bundle> {
   const sigEntry = entries.find((e) => e.path === SIGNATURES_FILE);
@@ -89,7 +102,7 @@ export async function loadBundle(entries: BundleEntry[], opts: LoadOptions = {})
     if (hasSigs) {
       if (!opts.verification) throw new BundleError('verification key not provided');
       const files = await verifyBundleSignature(signatures!, opts.verification);
-      verifyBundleFiles(entries, files, opts.verification.exclude_files);
+      verifyBundleFiles(entries, opts.source ? directoryNames(files, opts.source) : files, opts.verification.exclude_files);
     }
   }
 
