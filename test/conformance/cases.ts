@@ -1,12 +1,12 @@
-// Loader for OPA's YAML conformance cases under ../shared/opa-conformance. Shared by
-// the parse runner (parse.test.ts) and the evaluation runner: it only reads and types
+// Loader for OPA's YAML conformance cases (the folder test/opa-conformance.ts finds). Shared
+// by the parse runner (parse.test.ts) and the evaluation runner: it only reads and types
 // the cases, it does not interpret them.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
 import { parseNumber } from '../../src/value/index.js';
+import { OPA_CONFORMANCE_DIR } from '../opa-conformance.js';
 
 // YAML integers past 2^53 (e.g. -9223372036854775808 in the time cases) are read
 // exactly, as the Go YAML reader OPA's runner uses does; smaller ones stay doubles.
@@ -23,8 +23,6 @@ const exactInt = new yaml.Type('tag:yaml.org,2002:int', {
   represent: yamlInt.represent ?? undefined,
 });
 const CASE_SCHEMA = yaml.DEFAULT_SCHEMA.extend({ implicit: [exactInt] });
-
-export const CONFORMANCE_ROOT = fileURLToPath(new URL('../../../shared/opa-conformance', import.meta.url));
 
 export interface ConformanceCase {
   /** Directory relative to the conformance root, e.g. "v1/every". */
@@ -65,9 +63,10 @@ function walk(dir: string, out: string[]): void {
   }
 }
 
-/** Every case under v1/ and v0-legacy/ (whatever is present when called). */
-export function loadCases(root: string = CONFORMANCE_ROOT): ConformanceCase[] {
+/** Every case under v1/ and v0-legacy/ (whatever is present when called; none without the folder). */
+export function loadCases(root: string | undefined = OPA_CONFORMANCE_DIR): ConformanceCase[] {
   const cases: ConformanceCase[] = [];
+  if (!root) return cases;
   for (const [sub, regoVersion] of [
     ['v1', 'v1'],
     ['v0-legacy', 'v0'],

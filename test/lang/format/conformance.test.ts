@@ -3,9 +3,10 @@
 // the parsed tree and is stable. Prints the counts.
 
 import { isDeepStrictEqual } from 'node:util';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { formatModule, parseModule, type Module } from '../../../src/lang/index.js';
 import { loadCases } from '../../conformance/cases.js';
+import { describeWithOpa } from '../../opa-conformance.js';
 import { tree } from './tree.js';
 
 interface Source {
@@ -44,7 +45,7 @@ function problem(m: Module, to: 'v0' | 'v1'): string | undefined {
   return undefined;
 }
 
-describe('formatter over the conformance suite', () => {
+describeWithOpa('formatting the modules of OPA\'s conformance cases', 'formatter over the conformance suite', () => {
   const all = modules();
 
   for (const [label, pick, to] of [

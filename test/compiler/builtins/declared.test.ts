@@ -2,27 +2,16 @@
 // flags (the declarations are the source of `regolith capabilities`), and every
 // declaration has an implementation.
 
-import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
-import '../../src/eval/builtins/index.js';
-import { allDeclarations, capabilitiesBuiltins } from '../../src/compiler/builtins/index.js';
-import { allBuiltins } from '../../src/eval/builtins/registry.js';
+import { expect, it } from 'vitest';
+import '../../../src/eval/builtins/index.js';
+import { allDeclarations, capabilitiesBuiltins } from '../../../src/compiler/builtins/index.js';
+import { allBuiltins } from '../../../src/eval/builtins/registry.js';
+import { describeWithOpa, opaCapabilities, type OpaCapabilityBuiltin } from '../../opa-conformance.js';
 
-interface CapBuiltin {
-  name: string;
-  decl: unknown;
-  infix?: string;
-  relation?: boolean;
-  deprecated?: boolean;
-  nondeterministic?: boolean;
-}
+const ours = new Map((capabilitiesBuiltins() as OpaCapabilityBuiltin[]).map((b) => [b.name, b]));
 
-const opa = JSON.parse(readFileSync(new URL('../../../shared/opa-capabilities-v1.20.2.json', import.meta.url), 'utf8')) as {
-  builtins: CapBuiltin[];
-};
-const ours = new Map((capabilitiesBuiltins() as CapBuiltin[]).map((b) => [b.name, b]));
-
-describe('capabilities', () => {
+describeWithOpa('comparing the built-in declarations with OPA\'s capabilities list', 'capabilities', () => {
+  const opa = opaCapabilities();
   it('names every built-in OPA v1.20 has', () => {
     const missing = opa.builtins.map((b) => b.name).filter((n) => !ours.has(n));
     expect(missing).toEqual([]);
