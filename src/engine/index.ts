@@ -21,6 +21,7 @@ export { PartialError, UnknownError } from '../partial/index.js';
 export { EngineError, toEngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
 export { planQuery, PlanCache } from './queries.js';
 export { runPlan } from './run.js';
+export { queryDependencies, dependencyText, dependencyJSON, compareDependencyRefs, type Dependencies, type DependencyRef } from './dependencies.js';
 export type {
   Engine,
   EvalOptions,
