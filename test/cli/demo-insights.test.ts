@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from './helpers.js';
-import { freePort } from '../plugins/sidecar/helpers.js';
+import { freePort } from '../loopback.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

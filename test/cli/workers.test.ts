@@ -12,8 +12,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from './helpers.js';
-import { archive, gunzipJSON, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../plugins/sidecar/helpers.js';
-import { startRun, type RunProcess } from '../plugins/sidecar/run-process.js';
+import { archive, gunzipJSON, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
+import { startRun, type RunProcess } from '../runtime/run-process.js';
 
 let dir: string;
 let run: RunProcess;

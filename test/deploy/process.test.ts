@@ -14,7 +14,7 @@ import { dirname, join } from 'node:path';
 import yaml from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, ensureBuilt } from '../cli/helpers.js';
-import { archive, httpServer, waitFor, type TestHTTPServer } from '../plugins/sidecar/helpers.js';
+import { archive, httpServer, waitFor, type TestHTTPServer } from '../loopback.js';
 import { Pod, hostPort, parseRunArgs, type Obj } from './checks.js';
 import { renderChart } from './render.js';
 

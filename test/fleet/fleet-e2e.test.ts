@@ -16,8 +16,8 @@ import { pushBundle } from '../../src/plugins/bundle/oci-push.js';
 import { ServiceClient } from '../../src/plugins/services/client.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { freePort, REGISTRY_BIN, startRegistry, type Registry } from '../plugins/bundle/registry.js';
-import { archive, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../plugins/sidecar/helpers.js';
-import { startRun, type RunProcess } from '../plugins/sidecar/run-process.js';
+import { archive, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../loopback.js';
+import { startRun, type RunProcess } from '../runtime/run-process.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 if (!NGINX || !REGISTRY_BIN) console.log(`fleet end-to-end test skipped: ${!NGINX ? 'no nginx binary (apt-get install -y nginx)' : ''} ${!REGISTRY_BIN ? 'no docker-registry binary (apt-get install -y docker-registry)' : ''}`);

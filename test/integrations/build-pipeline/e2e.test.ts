@@ -4,7 +4,7 @@
 // decision shipped to a collector that goes down for a while.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
 import { addVersion, insightsStandIn, type InsightsStandIn } from '../package-insights/stand-in.js';
 import { followed, job, pipelineStandIn, type PipelineStandIn } from './stand-in.js';

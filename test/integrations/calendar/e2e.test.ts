@@ -6,7 +6,7 @@
 // configuration errors that name their key.
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../plugins/sidecar/helpers.js';
+import { waitFor } from '../../loopback.js';
 import { serve, type Served } from '../../plugins/adapters/harness.js';
 import { aclRule, calendarStandIn, entry, event, notification, type CalendarStandIn } from './stand-in.js';
 

@@ -4,7 +4,7 @@
 // /freeBusy. Every list pages with maxResults / pageToken / nextPageToken, in pages of at
 // most `pageSize` items whatever maxResults says; faults come first (stand-ins/faults.ts).
 
-import { httpServer, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { httpServer, type TestHTTPServer } from '../../loopback.js';
 import { applyFault, type Fault } from '../../plugins/adapters/stand-ins/faults.js';
 
 type Obj = Record<string, any>;

@@ -5,7 +5,7 @@
 
 import { gzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it } from 'vitest';
-import { gunzipJSON, httpServer, waitFor } from '../../plugins/sidecar/helpers.js';
+import { gunzipJSON, httpServer, waitFor } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
 import { BIG, encode, FINGERPRINT, FULL, fullBuffer, TID, withField } from './fixtures.js';
 

@@ -4,7 +4,7 @@
 // types and type providers. Every list pages with maxResults (at most 500) / pageToken /
 // nextPageToken, in pages of at most `pageSize`; faults come first (stand-ins/faults.ts).
 
-import { httpServer, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { httpServer, type TestHTTPServer } from '../../loopback.js';
 import { applyFault, type Fault } from '../../plugins/adapters/stand-ins/faults.js';
 
 type Obj = Record<string, any>;

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { registerIntegrations } from '../../../src/integrations/index.js';
 import { orgUnitPathValue } from '../../../src/integrations/directory/client.js';
-import { waitFor } from '../../plugins/sidecar/helpers.js';
+import { waitFor } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
 import { directoryStandIn, group, member, orgUnit, PREFIX, user, type DirectoryStandIn } from './stand-in.js';
 

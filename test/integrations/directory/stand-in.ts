@@ -5,7 +5,7 @@
 // showDeleted=true; members of a group by id or email; org units (type=all, orgUnitPath)
 // and one by its {orgUnitPath=**} path; users/watch and channels/stop recorded.
 
-import { httpServer, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { httpServer, type TestHTTPServer } from '../../loopback.js';
 import type http from 'node:http';
 import { applyFault, type Fault } from '../../plugins/adapters/stand-ins/faults.js';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../plugins/sidecar/helpers.js';
+import { waitFor } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
 import { driveStandIn, file, FOLDER, permission, permissionIdOf, type DriveStandIn } from './stand-in.js';
 

@@ -9,7 +9,7 @@
 
 import { createHash } from 'node:crypto';
 import type http from 'node:http';
-import { httpServer, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { httpServer, type TestHTTPServer } from '../../loopback.js';
 import { applyFault, type Fault } from '../../plugins/adapters/stand-ins/faults.js';
 
 type Obj = Record<string, any>;

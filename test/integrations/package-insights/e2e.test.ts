@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { waitFor } from '../../plugins/sidecar/helpers.js';
+import { waitFor } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
 import { addVersion, insightsStandIn, type InsightsStandIn } from './stand-in.js';
 

@@ -5,7 +5,7 @@
 // name, purls with qualifiers or a subpath failing the whole request, requirements for
 // MAVEN/NPM/NUGET, and paths whose values must be percent-encoded in full.
 
-import { httpServer, type Recorded, type TestHTTPServer } from '../../plugins/sidecar/helpers.js';
+import { httpServer, type Recorded, type TestHTTPServer } from '../../loopback.js';
 import { applyFault, type Fault } from '../../plugins/adapters/stand-ins/faults.js';
 
 type Obj = Record<string, any>;

@@ -9,7 +9,7 @@ import { validateConfig } from '../../../src/plugins/config/index.js';
 import { registerIntegrations } from '../../../src/integrations/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { startServer, type RunningServer, type ServerOptions } from '../../../src/server/index.js';
-import { fastTiming } from '../sidecar/helpers.js';
+import { fastTiming } from '../../loopback.js';
 
 // The shipped adapter types, as the runtime registers them before it reads a configuration.
 registerIntegrations();

@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdapterHttp, AdapterHttpError, DEFAULT_RETRY, retryAfterSeconds } from '../../../src/plugins/adapters/http.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { fastTiming, httpServer, type Handler, type TestHTTPServer } from '../sidecar/helpers.js';
+import { fastTiming, httpServer, type Handler, type TestHTTPServer } from '../../loopback.js';
 
 let server: TestHTTPServer | undefined;
 afterEach(async () => {

@@ -6,7 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ADAPTER_TYPES } from '../../../src/plugins/adapters/index.js';
 import type { AdapterType, JSONValue, PushChannel } from '../../../src/plugins/adapters/types.js';
-import { httpServer, waitFor, type TestHTTPServer } from '../sidecar/helpers.js';
+import { httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 import { serve, type Served } from './harness.js';
 
 let api: TestHTTPServer & { value: number; expiresIn: number };

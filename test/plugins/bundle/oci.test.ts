@@ -20,7 +20,7 @@ import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { parseReference } from '../../../src/plugins/services/oci.js';
 import { startServer, type RunningServer } from '../../../src/server/index.js';
 import { BIN, ensureBuilt } from '../../cli/helpers.js';
-import { archive, fastTiming, waitFor } from '../sidecar/helpers.js';
+import { archive, fastTiming, waitFor } from '../../loopback.js';
 import { REGISTRY_BIN, startRegistry, tokenFront, type Registry } from './registry.js';
 
 if (!REGISTRY_BIN) console.log('OCI registry tests skipped: no docker-registry binary (apt-get install -y docker-registry)');

@@ -7,13 +7,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import { type AddressInfo } from 'node:net';
-import { freePort } from '../sidecar/helpers.js';
+import { freePort } from '../../loopback.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const REGISTRY_BIN = ['/usr/bin/docker-registry', '/usr/local/bin/docker-registry', '/usr/bin/registry'].find((p) => existsSync(p));
 
-export { freePort } from '../sidecar/helpers.js';
+export { freePort } from '../../loopback.js';
 
 export interface Registry {
   /** host:port */

@@ -9,7 +9,7 @@ import { validateConfig } from '../../../src/plugins/config/index.js';
 import { EventBuffer } from '../../../src/plugins/logs/buffer.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { fastTiming, gunzipJSON, httpServer, type TestHTTPServer } from '../sidecar/helpers.js';
+import { fastTiming, gunzipJSON, httpServer, type TestHTTPServer } from '../../loopback.js';
 
 type Ev = Record<string, any>;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { signV4 } from '../../../src/plugins/services/sigv4.js';
-import { httpServer } from '../sidecar/helpers.js';
+import { httpServer } from '../../loopback.js';
 
 describe('AWS Signature Version 4', () => {
   it("matches AWS's published S3 GET example", () => {

@@ -9,8 +9,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readBundleFromBytes } from '../../../src/bundle/index.js';
 import { ensureBuilt } from '../../cli/helpers.js';
-import { archive, httpServer, waitFor, type TestHTTPServer } from './helpers.js';
-import { startRun, type RunProcess } from './run-process.js';
+import { archive, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
+import { startRun, type RunProcess } from '../../runtime/run-process.js';
 
 type Doc = Record<string, any>;
 type Mode = 'r1' | 'stall' | 'fail' | 'r2';

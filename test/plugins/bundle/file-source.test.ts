@@ -12,7 +12,7 @@ import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { startServer, type RunningServer } from '../../../src/server/index.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, waitFor } from './helpers.js';
+import { archive, fastTiming, waitFor } from '../../loopback.js';
 
 type Doc = Record<string, any>;
 

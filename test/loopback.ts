@@ -4,9 +4,9 @@
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
-import { newPlainObject, type PlainObject } from '../../../src/value/index.js';
-import { writeBundle, type Bundle, type SigningConfig } from '../../../src/bundle/index.js';
-import type { Timing } from '../../../src/plugins/timing.js';
+import { newPlainObject, type PlainObject } from '../src/value/index.js';
+import { writeBundle, type Bundle, type SigningConfig } from '../src/bundle/index.js';
+import type { Timing } from '../src/plugins/timing.js';
 
 export interface Recorded {
   method: string;

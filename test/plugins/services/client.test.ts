@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { httpServer } from './helpers.js';
+import { httpServer } from '../../loopback.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'regolith-svc-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -6,11 +6,11 @@ import { generateKeyPairSync } from 'node:crypto';
 import * as http from 'node:http';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/engine/store-engine.js';
-import { startServer, type RunningServer } from '../../../src/server/index.js';
-import { validateConfig } from '../../../src/plugins/config/index.js';
-import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, gunzipJSON, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from './helpers.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { validateConfig } from '../../src/plugins/config/index.js';
+import { PluginManager } from '../../src/plugins/manager.js';
+import { archive, fastTiming, gunzipJSON, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
 
 type Doc = Record<string, any>;
 

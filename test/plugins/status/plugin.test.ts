@@ -8,7 +8,7 @@ import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { startServer } from '../../../src/server/index.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, httpServer, waitFor } from './helpers.js';
+import { archive, fastTiming, httpServer, waitFor } from '../../loopback.js';
 
 type Doc = Record<string, any>;
 

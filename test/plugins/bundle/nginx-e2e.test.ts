@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, freePort, waitFor } from './helpers.js';
+import { archive, fastTiming, freePort, waitFor } from '../../loopback.js';
 
 const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 if (!NGINX) console.log('nginx end-to-end test skipped: no nginx binary (apt-get install -y nginx)');

@@ -12,7 +12,7 @@ import { BundlePlugin } from '../../../src/plugins/bundle/plugin.js';
 import { BundlePersistence } from '../../../src/plugins/bundle/persist.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { packEntries } from '../../../src/bundle/index.js';
-import { archive, fastTiming, httpServer, waitFor, type TestHTTPServer } from './helpers.js';
+import { archive, fastTiming, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 
 const POLICY = (v: string) => `package authz\nallow if input.user == "${v}"\n`;
 

@@ -3,7 +3,7 @@
 // with SIGTERM or killed with SIGKILL (no chance to clean up, as in a crash).
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN, ROOT } from '../../cli/helpers.js';
+import { BIN, ROOT } from '../cli/helpers.js';
 
 export interface RunProcess {
   url: string;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, httpServer, serveBundles, type BundleFiles } from './helpers.js';
+import { archive, fastTiming, httpServer, serveBundles, type BundleFiles } from '../../loopback.js';
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

@@ -10,8 +10,8 @@ import * as path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packEntries, readTarballEntries } from '../../../src/bundle/index.js';
 import { ensureBuilt, regolith } from '../../cli/helpers.js';
-import { httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from './helpers.js';
-import { startRun, type RunProcess } from './run-process.js';
+import { httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../../loopback.js';
+import { startRun, type RunProcess } from '../../runtime/run-process.js';
 
 type Doc = Record<string, any>;
 

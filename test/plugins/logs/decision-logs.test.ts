@@ -10,7 +10,7 @@ import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { fastTiming, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from './helpers.js';
+import { fastTiming, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 
 type Ev = Record<string, any>;
 

@@ -3,11 +3,11 @@
 
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RegolithEngine } from '../../../src/engine/store-engine.js';
-import { startServer, type RunningServer } from '../../../src/server/index.js';
-import { validateConfig } from '../../../src/plugins/config/index.js';
-import { PluginManager } from '../../../src/plugins/manager.js';
-import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from './helpers.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
+import { startServer, type RunningServer } from '../../src/server/index.js';
+import { validateConfig } from '../../src/plugins/config/index.js';
+import { PluginManager } from '../../src/plugins/manager.js';
+import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
 
 const MODULE = 'package authz\nallow if input.user == data.authz.admins[_]\n';
 
