@@ -19,7 +19,7 @@ import { startServer, type RunningServer } from '../../src/server/index.js';
 import { validateConfig } from '../../src/plugins/config/index.js';
 import { PluginManager } from '../../src/plugins/manager.js';
 import { impactHook } from '../../src/console/impact-hook.js';
-import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../plugins/sidecar/helpers.js';
+import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const CHROMIUM = '/usr/bin/chromium';
