@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RObject, RSet } from '../../../src/value/index.js';
-import { call, expectError, n, text } from './helpers-mine.js';
+import { call, expectError, n, text } from './builtin-calls.js';
 
 describe('count', () => {
   test('collections and strings (code points)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { BigNum, RSet } from '../../../src/value/index.js';
 import { fakeContext, callBuiltin } from './fake-context.js';
-import { call, expectError, n, text } from './helpers-mine.js';
+import { call, expectError, n, text } from './builtin-calls.js';
 
 describe('plus / minus / mul', () => {
   test('small integers stay doubles', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { call, expectError } from './helpers-mine.js';
+import { call, expectError } from './builtin-calls.js';
 
 describe('arrays', () => {
   test('concat', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { call, expectError, n, text } from './helpers-mine.js';
+import { call, expectError, n, text } from './builtin-calls.js';
 
 describe('bits', () => {
   test('basic operations', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RSet, newPlainObject } from '../../../src/value/index.js';
-import { call, n } from './helpers-mine.js';
+import { call, n } from './builtin-calls.js';
 
 describe('comparison', () => {
   test('numbers compare by value across representations', () => {

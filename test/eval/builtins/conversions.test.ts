@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { BigNum, RSet } from '../../../src/value/index.js';
-import { call, expectError, text } from './helpers-mine.js';
+import { call, expectError, text } from './builtin-calls.js';
 
 describe('to_number', () => {
   test('scalars', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RSet, toJSONText } from '../../../src/value/index.js';
-import { call, expectError } from './helpers-mine.js';
+import { call, expectError } from './builtin-calls.js';
 
 describe('walk', () => {
   test('every [path, value] pair, root first', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RObject, RSet, equal, isPlainObject, type Value } from '../../../src/value/index.js';
-import { call, expectError } from './helpers-mine.js';
+import { call, expectError } from './builtin-calls.js';
 
 const robj = (...entries: [Value, Value][]) => {
   const r = new RObject();

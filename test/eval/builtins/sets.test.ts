@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RSet } from '../../../src/value/index.js';
-import { call, expectError } from './helpers-mine.js';
+import { call, expectError } from './builtin-calls.js';
 
 const vals = (v: unknown) => (v as RSet).values();
 

@@ -1,7 +1,7 @@
 // sprintf with Go's verbs, widths and precisions on numbers beyond float64 precision:
 // OPA hands integers to fmt as *big.Int and other numbers as float64.
 import { describe, expect, it } from 'vitest';
-import { call, n } from './helpers-mine.js';
+import { call, n } from './builtin-calls.js';
 
 const BIG = '123456789012345678901234567890';
 const sp = (format: string, ...args: string[]) => call('sprintf', format, args.map((a) => (/^-?\d/.test(a) ? n(a) : a)));

@@ -2,8 +2,8 @@
 // as Go prints them from the system tzdata (CET, BST, IST, ... not Intl's "GMT+1").
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { text } from './helpers-mine.js';
-import { n } from './helpers-mine.js';
+import { text } from './builtin-calls.js';
+import { n } from './builtin-calls.js';
 
 const UNIX_DATE = 'Mon Jan _2 15:04:05 MST 2006';
 const fmt = (ns: string, zone: string, layout = UNIX_DATE) => text('time.format', [n(ns), zone, layout]);

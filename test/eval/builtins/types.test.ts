@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { RObject, RSet, type Value } from '../../../src/value/index.js';
-import { call, n } from './helpers-mine.js';
+import { call, n } from './builtin-calls.js';
 
 describe('type predicates and type_name', () => {
   const values: Value[] = [null, true, 1, n('1e400'), 'x', [1], { a: 1 }, RSet.of(1)];

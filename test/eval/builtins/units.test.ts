@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { call, expectError, text } from './helpers-mine.js';
+import { call, expectError, text } from './builtin-calls.js';
 
 describe('units.parse_bytes', () => {
   test('units and numbers', () => {

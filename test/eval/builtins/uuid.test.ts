@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { callBuiltin, fakeContext } from './fake-context.js';
-import { call, expectError, n, text } from './helpers-mine.js';
+import { call, expectError, n, text } from './builtin-calls.js';
 
 describe('uuid.rfc4122', () => {
   test('a version-4 UUID, stable per argument within a query', () => {

@@ -1,6 +1,6 @@
 // yaml.unmarshal reads integers as go-yaml v2 does under OPA (Go's base-0 integer parse).
 import { describe, expect, it } from 'vitest';
-import { text } from './helpers-mine.js';
+import { text } from './builtin-calls.js';
 import { goYAMLInt } from '../../../src/eval/builtins/yaml/int.js';
 
 describe('yaml.unmarshal integers (go-yaml v2)', () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { req, start, type TestServer } from './helpers.js';
-import { EngineError } from '../../src/server/index.js';
+import { req, start, type TestServer } from '../helpers.js';
+import { EngineError } from '../../../src/server/index.js';
 
 let s: TestServer;
 beforeAll(async () => {

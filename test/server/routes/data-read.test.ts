@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gzipSync, gunzipSync } from 'node:zlib';
-import { req, start, type TestServer } from './helpers.js';
-import { rawRequest } from './raw-http.js';
-import type { DecisionEvent } from '../../src/server/index.js';
+import { req, start, type TestServer } from '../helpers.js';
+import { rawRequest } from '../raw-http.js';
+import type { DecisionEvent } from '../../../src/server/index.js';
 
 let s: TestServer;
 const decisions: DecisionEvent[] = [];

@@ -2,7 +2,7 @@
 // answers must be those of an ordinary call: compared here with traced runs, which never
 // inline, over inputs that make the calls hold, fail and be undefined.
 import { describe, expect, it } from 'vitest';
-import { BufferTracer, Regolith } from '../../src/index.js';
+import { BufferTracer, Regolith } from '../../../src/index.js';
 
 const POLICY = `package t
 

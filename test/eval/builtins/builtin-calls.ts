@@ -1,4 +1,4 @@
-// Small helpers shared by this group's built-in tests.
+// Calling a built-in directly in tests: its result, its JSON text as OPA prints it, its error.
 import { expect } from 'vitest';
 import { BuiltinError } from '../../../src/eval/builtins/errors.js';
 import { parseNumber, toJSONText, type Value } from '../../../src/value/index.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { req, start, type TestServer } from './helpers.js';
-import type { PluginStatus } from '../../src/server/index.js';
+import { req, start, type TestServer } from '../helpers.js';
+import type { PluginStatus } from '../../../src/server/index.js';
 
 let s: TestServer;
 const plugins: Record<string, PluginStatus> = {};

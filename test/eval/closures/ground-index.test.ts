@@ -2,7 +2,7 @@
 // (src/eval/closures/ground-index.ts). The answers must be those of the plain iteration:
 // compared here with traced runs, which never index, and with answers written by hand.
 import { describe, expect, it } from 'vitest';
-import { BufferTracer, Regolith } from '../../src/index.js';
+import { BufferTracer, Regolith } from '../../../src/index.js';
 
 const POLICY = `package t
 
@@ -75,7 +75,7 @@ const INPUTS: unknown[] = [{ m: 'GET' }, { m: 'POST' }, { m: 1 }, { m: null }, {
 const QUERIES = ['hit', 'hit_flipped', 'ordered', 'any', 'first', 'by_var', 'literal', 'replaced', 'replaced_input', 'mocked'];
 
 // loaded after the library (a direct first import of a plan module would start an import cycle mid-way)
-const { groundIndexes } = await import('../../src/eval/closures/ground-index.js');
+const { groundIndexes } = await import('../../../src/eval/closures/ground-index.js');
 
 describe('indexed iteration over ground collections', () => {
   it('gives the answers of the plain iteration, errors included', () => {

@@ -3,9 +3,9 @@
 
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from '../../src/server/index.js';
-import { RegolithEngine } from '../../src/engine/store-engine.js';
-import { req } from './helpers.js';
+import { startServer, type RunningServer } from '../../../src/server/index.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
+import { req } from '../helpers.js';
 
 let s: RunningServer;
 

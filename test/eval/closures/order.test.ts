@@ -2,7 +2,7 @@
 // rules, set/object comprehensions, complete rules and functions iterate sets and objects
 // in insertion order internally (src/eval/closures/order.ts).
 import { describe, expect, it } from 'vitest';
-import { BufferTracer, Regolith } from '../../src/index.js';
+import { BufferTracer, Regolith } from '../../../src/index.js';
 
 const POLICY = `package o
 

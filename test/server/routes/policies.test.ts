@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { req, start, type TestServer } from './helpers.js';
+import { req, start, type TestServer } from '../helpers.js';
 
 let s: TestServer;
 beforeAll(async () => {
