@@ -1,7 +1,8 @@
-// The plugin manager: builds the service clients and the bundle, decision_logs and status
-// plugins from a validated configuration, starts and stops them, and gives the server the
-// three things it needs: plugin states (/health), the status document (/v1/status) and the
-// decision hook (one event per decision).
+// The plugin manager: builds the service clients and the bundle, decision_logs, status,
+// adapter and discovery plugins from a validated configuration, starts and stops them,
+// applies a new configuration live (reconfigure: what discovery calls), and gives the
+// server what it needs: plugin states (/health), the status document (/v1/status), the
+// active configuration (/v1/config) and the decision hook (one event per decision).
 
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
@@ -19,8 +20,9 @@ import { BundlePersistence, defaultPersistenceDir } from './bundle/persist.js';
 import { DecisionLogPlugin } from './logs/plugin.js';
 import type { DecisionEvent } from '../engine/index.js';
 import type { PolicyEvaluator } from './logs/mask.js';
-import { StatusPlugin } from './status/plugin.js';
-import { AdapterPersistence, AdapterSet, type EventReply, type IncomingEvent } from './adapters/index.js';
+import { StatusPlugin, type StatusSources } from './status/plugin.js';
+import { AdapterPersistence, AdapterSet, type AdapterSetOptions, type EventReply, type IncomingEvent } from './adapters/index.js';
+import { DiscoveryPlugin } from './discovery/plugin.js';
 
 /** No bundle plugin: no revisions (one frozen object, so the decision log keeps its text). */
 const NO_REVISIONS: Record<string, string> = Object.freeze({});
@@ -50,6 +52,8 @@ export interface PluginManagerOptions {
   version?: string;
   timing?: Timing;
   logger?: PluginLogger;
+  /** opa.runtime()'s document for the discovery policy. */
+  runtime?: () => unknown;
   /** Console sink for decision logs and status (pino to stdout by default). */
   console?: Logger;
   /** Seconds between unconditional status pushes. */
@@ -57,97 +61,212 @@ export interface PluginManagerOptions {
 }
 
 export class PluginManager {
-  readonly labels: Record<string, string>;
+  /** labels.id and labels.version are kept when a new configuration changes the labels. */
+  labels: Record<string, string>;
   readonly clients = new Map<string, ServiceClient>();
-  readonly bundle?: BundlePlugin;
-  readonly decisionLogs?: DecisionLogPlugin;
-  readonly status?: StatusPlugin;
-  readonly adapters?: AdapterSet;
+  bundle?: BundlePlugin;
+  decisionLogs?: DecisionLogPlugin;
+  status?: StatusPlugin;
+  adapters?: AdapterSet;
+  readonly discovery?: DiscoveryPlugin;
   readonly registry: Registry;
-  private readonly plugins: Plugin[] = [];
+  /** The active configuration: the boot one, or the last one discovery applied. */
+  config: Config;
   private readonly log: PluginLogger;
+  private readonly timing: Timing;
   private started = false;
 
-  constructor(opts: PluginManagerOptions) {
+  constructor(private readonly opts: PluginManagerOptions) {
     const { config } = opts;
-    const timing = opts.timing ?? REAL_TIMING;
+    this.config = config;
+    this.timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;
     this.registry = opts.registry ?? new Registry();
     this.labels = { ...config.labels, id: opts.id ?? randomUUID(), version: opts.version ?? '0.0.0' };
-    for (const [name, s] of Object.entries(config.services)) this.clients.set(name, new ServiceClient(s, timing.msPerSecond));
-    const onChange = (): void => this.status?.notify();
-
-    if (Object.keys(config.bundles).length) {
-      this.bundle = new BundlePlugin({
-        config,
+    this.setClients(config);
+    if (Object.keys(config.bundles).length) this.bundle = this.newBundle(config);
+    if (Object.keys(config.adapters).length) this.adapters = new AdapterSet(this.adapterOptions(config));
+    if (config.decision_logs) this.decisionLogs = this.newDecisionLogs(config);
+    if (config.status) this.status = this.newStatus(config);
+    if (config.discovery) {
+      this.discovery = new DiscoveryPlugin({
+        // The boot document as loaded: config.raw itself shows the active configuration.
+        boot: { ...config, raw: structuredClone(config.raw) },
         clients: this.clients,
-        activator:
-          opts.activator ??
-          new StoreActivator(opts.engine, { regoVersion: opts.regoVersion }),
-        timing,
+        apply: (next) => this.reconfigure(next),
+        timing: this.timing,
         persistence: new BundlePersistence(config.persistence_directory ?? defaultPersistenceDir()),
         logger: this.log,
-        onChange,
+        runtime: opts.runtime,
+        regoVersion: opts.regoVersion,
+        onChange: () => this.status?.notify(),
       });
-      this.plugins.push(this.bundle);
     }
-    if (Object.keys(config.adapters).length) {
-      this.adapters = new AdapterSet({
-        adapters: config.adapters,
-        clients: this.clients,
-        activator: opts.activator ?? new StoreActivator(opts.engine, { regoVersion: opts.regoVersion }),
-        engine: opts.engine,
-        timing,
-        persistence: new AdapterPersistence(config.persistence_directory ?? defaultPersistenceDir()),
-        logger: this.log,
-        onChange,
-        logDecision: () => this.decisionLogger,
-      });
-      this.plugins.push(...this.adapters.data.values());
+  }
+
+  /** Every running plugin (status first: it hears the others' first changes; discovery last). */
+  private get plugins(): Plugin[] {
+    const out: Plugin[] = [];
+    if (this.status) out.push(this.status);
+    if (this.bundle) out.push(this.bundle);
+    if (this.adapters) out.push(...this.adapters.data.values());
+    if (this.decisionLogs) out.push(this.decisionLogs);
+    if (this.discovery) out.push(this.discovery);
+    return out;
+  }
+
+  /** Service clients: added or replaced by name, never removed (as OPA's manager keeps them). */
+  private setClients(config: Config): void {
+    for (const [name, s] of Object.entries(config.services)) {
+      const old = this.clients.get(name);
+      if (old && JSON.stringify(old.config) === JSON.stringify(s)) continue;
+      this.clients.set(name, new ServiceClient(s, this.timing.msPerSecond));
     }
-    if (config.decision_logs) {
-      const svc = config.decision_logs.service;
-      this.decisionLogs = new DecisionLogPlugin({
-        config,
-        client: svc ? this.clients.get(svc) : undefined,
-        engine: opts.engine,
-        revisions: () => this.bundle?.revisions() ?? NO_REVISIONS,
-        labels: this.labels,
-        timing,
-        console: opts.console,
-        logger: this.log,
-        onChange,
-      });
-      this.plugins.push(this.decisionLogs);
+  }
+
+  private get activator(): BundleActivator {
+    return this.opts.activator ?? new StoreActivator(this.opts.engine, { regoVersion: this.opts.regoVersion });
+  }
+
+  private newBundle(config: Config): BundlePlugin {
+    return new BundlePlugin({
+      config,
+      clients: this.clients,
+      activator: this.activator,
+      timing: this.timing,
+      persistence: new BundlePersistence(config.persistence_directory ?? defaultPersistenceDir()),
+      logger: this.log,
+      onChange: () => this.status?.notify(),
+    });
+  }
+
+  private adapterOptions(config: Config): AdapterSetOptions {
+    return {
+      adapters: config.adapters,
+      clients: this.clients,
+      activator: this.activator,
+      engine: this.opts.engine,
+      timing: this.timing,
+      persistence: new AdapterPersistence(config.persistence_directory ?? defaultPersistenceDir()),
+      logger: this.log,
+      onChange: () => this.status?.notify(),
+      logDecision: () => this.decisionLogger,
+    };
+  }
+
+  private logsClient(config: Config): ServiceClient | undefined {
+    const svc = config.decision_logs?.service;
+    return svc ? this.clients.get(svc) : undefined;
+  }
+
+  private newDecisionLogs(config: Config): DecisionLogPlugin {
+    return new DecisionLogPlugin({
+      config,
+      client: this.logsClient(config),
+      engine: this.opts.engine,
+      revisions: () => this.bundle?.revisions() ?? NO_REVISIONS,
+      labels: this.labels,
+      timing: this.timing,
+      console: this.opts.console,
+      logger: this.log,
+      onChange: () => this.status?.notify(),
+    });
+  }
+
+  private statusClient(config: Config): ServiceClient | undefined {
+    const svc = config.status?.service;
+    return svc ? this.clients.get(svc) : undefined;
+  }
+
+  /** What the status document reads (the plugins present now). */
+  private statusSources(): StatusSources {
+    return {
+      labels: this.labels,
+      bundles: this.bundle ? () => this.bundle?.bundleStatuses() ?? {} : undefined,
+      adapters: this.adapters?.data.size ? () => this.adapters?.statuses() ?? {} : undefined,
+      discovery: this.discovery ? () => this.discovery!.bundleStatus() : undefined,
+      plugins: () => this.pluginStates(),
+      decisionLogs: this.decisionLogs ? () => this.decisionLogs?.uploadStatus() : undefined,
+      registry: this.registry,
+    };
+  }
+
+  private newStatus(config: Config): StatusPlugin {
+    return new StatusPlugin({
+      config,
+      client: this.statusClient(config),
+      sources: this.statusSources(),
+      timing: this.timing,
+      heartbeatSeconds: this.opts.statusHeartbeatSeconds,
+      console: this.opts.console,
+      logger: this.log,
+    });
+  }
+
+  /**
+   * Applies a new configuration without a restart (discovery): services added or replaced,
+   * labels (id and version kept), bundles added, removed and reconfigured, adapters whose
+   * settings changed replaced, decision logs (keeping their buffer) and status reconfigured
+   * or started or stopped. Throws when a plugin cannot start; what was applied stays.
+   */
+  async reconfigure(next: Config): Promise<void> {
+    this.setClients(next);
+    this.labels = { ...next.labels, id: this.labels['id']!, version: this.labels['version']! };
+    this.config = next;
+    // The document the server shows at /v1/config is the boot Config's raw: it now holds
+    // the applied configuration (the server reads it per request).
+    const live = this.opts.config.raw;
+    if (live !== next.raw) {
+      for (const k of Object.keys(live)) delete live[k];
+      Object.assign(live, structuredClone(next.raw));
     }
-    if (config.status) {
-      const svc = config.status.service;
-      this.status = new StatusPlugin({
-        config,
-        client: svc ? this.clients.get(svc) : undefined,
-        sources: {
-          labels: this.labels,
-          bundles: this.bundle ? () => this.bundle!.bundleStatuses() : undefined,
-          adapters: this.adapters?.data.size ? () => this.adapters!.statuses() : undefined,
-          plugins: () => this.pluginStates(),
-          decisionLogs: this.decisionLogs ? () => this.decisionLogs!.uploadStatus() : undefined,
-          registry: this.registry,
-        },
-        timing,
-        heartbeatSeconds: opts.statusHeartbeatSeconds,
-        console: opts.console,
-        logger: this.log,
-      });
-      this.plugins.push(this.status);
+    const fresh: Plugin[] = [];
+
+    if (this.bundle) await this.bundle.reconfigure(next);
+    else if (Object.keys(next.bundles).length) fresh.push((this.bundle = this.newBundle(next)));
+
+    if (this.adapters) {
+      const { stop, start } = this.adapters.reconfigure(this.adapterOptions(next));
+      for (const d of stop) {
+        await d.stop();
+        await this.activator.deactivate(d.name).catch((err: Error) => this.log.error({ err: err.message }, 'Adapter document could not be removed.'));
+      }
+      fresh.push(...start);
+    } else if (Object.keys(next.adapters).length) {
+      this.adapters = new AdapterSet(this.adapterOptions(next));
+      fresh.push(...this.adapters.data.values());
     }
+
+    if (next.decision_logs) {
+      if (this.decisionLogs) await this.decisionLogs.reconfigure(next, this.logsClient(next), this.labels);
+      else fresh.push((this.decisionLogs = this.newDecisionLogs(next)));
+    } else if (this.decisionLogs) {
+      // Logging turned off: a last upload of what is buffered, as on shutdown.
+      const dl = this.decisionLogs;
+      this.decisionLogs = undefined;
+      await dl.stop();
+    }
+
+    if (next.status) {
+      if (!this.status) fresh.unshift((this.status = this.newStatus(next)));
+    } else if (this.status) {
+      const st = this.status;
+      this.status = undefined;
+      await st.stop();
+    }
+
+    // The status document's sources follow the plugins present now.
+    if (this.status && !fresh.includes(this.status)) this.status.reconfigure(next, this.statusClient(next), this.statusSources());
+    if (this.started) for (const p of fresh) await p.start();
   }
 
   /** Starts every plugin. Persisted bundles are activated before this resolves. */
   async start(): Promise<void> {
     if (this.started) return;
     this.started = true;
-    // Status first so that it hears the bundle plugin's first changes.
-    for (const p of [...this.plugins].sort((a, b) => (a.name === 'status' ? -1 : b.name === 'status' ? 1 : 0))) {
+    // Status first so that it hears the bundle plugin's first changes; discovery last, so
+    // that the configuration it applies meets running plugins.
+    for (const p of this.plugins) {
       try {
         await p.start();
       } catch (err) {
@@ -186,8 +305,9 @@ export class PluginManager {
     return dl ? (event) => dl.logDecision(event) : undefined;
   }
 
-  /** Manual trigger of every plugin configured with trigger: manual (bundles, logs, status). */
+  /** Manual trigger of every plugin configured with trigger: manual (discovery, bundles, logs, status). */
   async trigger(): Promise<void> {
+    await this.discovery?.trigger();
     await this.bundle?.trigger();
     await Promise.all([...(this.adapters?.data.values() ?? [])].map((a) => a.refresh()));
     await this.decisionLogs?.trigger();
@@ -206,13 +326,21 @@ export class PluginManager {
     registry: Registry;
     events?: { has(name: string): boolean; handle(name: string, ev: IncomingEvent): Promise<EventReply> };
   } {
+    const common = { registry: this.registry, pluginStatus: () => this.pluginStates(), status: () => this.statusDocument() };
+    if (this.discovery) {
+      // The plugins may come and go with each discovered configuration: the server's hooks
+      // ask for the current ones (a decision is logged only while decision logs are on).
+      return {
+        ...common,
+        events: { has: (name) => this.adapters?.has(name) ?? false, handle: (name, ev) => this.adapters!.handle(name, ev) },
+        decisionLogger: (event: DecisionEvent) => this.decisionLogs?.record(event),
+      };
+    }
     const adapters = this.adapters;
     const dl = this.decisionLogs;
     return {
       ...(adapters?.hasEvents ? { events: adapters } : {}),
-      registry: this.registry,
-      pluginStatus: () => this.pluginStates(),
-      status: () => this.statusDocument(),
+      ...common,
       // record(): synchronous per decision unless a mask or drop policy must run.
       ...(dl ? { decisionLogger: (event: DecisionEvent) => dl.record(event) } : {}),
     };

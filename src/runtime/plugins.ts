@@ -1,5 +1,5 @@
 // The plugins `regolith run` starts from the configuration: src/plugins' PluginManager
-// (service clients, bundle downloads and activation, decision logs, status), and what the
+// (service clients, bundle downloads and activation, decision logs, status, discovery), and what the
 // server needs from it (plugin states, the status document, the decision hook).
 
 import type { Logger } from 'pino';
@@ -24,18 +24,27 @@ export async function startPlugins(o: {
   regoVersion: RegoVersion;
   registry?: Registry;
 }): Promise<RunningPlugins> {
+  const bootRaw = structuredClone(o.config.raw);
   const manager = new PluginManager({
     config: o.config,
     engine: o.engine,
     regoVersion: o.regoVersion,
     logger: o.logger,
     registry: o.registry,
+    // opa.runtime() in a discovery policy: the boot configuration and the environment, as OPA gives them.
+    runtime: () => ({ config: bootRaw, env: { ...process.env } }),
   });
   // Downloads go on in the background; /health reports NOT_READY until the first activation.
   await manager.start();
   return {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
-    decisionFeed: manager.decisionLogs,
+    // With discovery, decision logging may start later: the feed asks for the current plugin.
+    decisionFeed: manager.discovery
+      ? {
+          recent: (limit) => manager.decisionLogs?.recent(limit) ?? [],
+          subscribe: (fn) => manager.decisionLogs?.subscribe(fn) ?? (() => {}),
+        }
+      : manager.decisionLogs,
     stop: () => manager.stop(),
   };
 }

@@ -20,6 +20,7 @@ export { ADAPTER_TYPES } from './registry.js';
 export { adapters as validateAdapters, type AdapterConfig } from './config.js';
 export { DataAdapterPlugin, adapterBundleName } from './data-plugin.js';
 export { AdapterPersistence } from './persist.js';
+export { adapterHttpFor } from './http.js';
 export type { EventReply } from './events.js';
 export type { IncomingEvent } from './types.js';
 
@@ -38,37 +39,68 @@ export interface AdapterSetOptions {
 export class AdapterSet {
   readonly data = new Map<string, DataAdapterPlugin>();
   private readonly events = new Map<string, EventAdapterRunner>();
+  /** Each adapter's settings as configured (reconfigure keeps the unchanged ones). */
+  private readonly configs = new Map<string, string>();
 
   constructor(o: AdapterSetOptions) {
+    for (const c of Object.values(o.adapters)) this.add(c, o);
+  }
+
+  /**
+   * A new configuration (discovery): an adapter whose settings did not change keeps running
+   * (and its document); the others are removed or replaced. Returns the data adapters the
+   * manager must stop (and whose documents it removes) and those it must start.
+   */
+  reconfigure(o: AdapterSetOptions): { stop: DataAdapterPlugin[]; start: DataAdapterPlugin[] } {
+    const stop: DataAdapterPlugin[] = [];
+    for (const [name, text] of [...this.configs]) {
+      const next = o.adapters[name];
+      if (next && JSON.stringify(next) === text) continue;
+      const d = this.data.get(name);
+      if (d) stop.push(d);
+      this.data.delete(name);
+      this.events.delete(name);
+      this.configs.delete(name);
+    }
+    const start: DataAdapterPlugin[] = [];
     for (const c of Object.values(o.adapters)) {
-      const t = ADAPTER_TYPES[c.type]!;
-      if (c.kind === 'data') {
-        this.data.set(
-          c.name,
-          new DataAdapterPlugin({
-            config: c,
-            source: t.data!(c.settings),
-            client: o.clients.get(c.service!)!,
-            activator: o.activator,
-            timing: o.timing,
-            persistence: o.persistence,
-            logger: o.logger,
-            onChange: o.onChange,
-          }),
-        );
-      } else {
-        this.events.set(
-          c.name,
-          new EventAdapterRunner({
-            config: c,
-            mapping: t.event!(c.settings),
-            engine: o.engine,
-            logDecision: (e) => o.logDecision()?.(e) ?? Promise.resolve(),
-            refresh: (name) => this.data.get(name)!.refresh(),
-            logger: o.logger,
-          }),
-        );
-      }
+      if (this.configs.has(c.name)) continue;
+      this.add(c, o);
+      const d = this.data.get(c.name);
+      if (d) start.push(d);
+    }
+    return { stop, start };
+  }
+
+  private add(c: AdapterConfig, o: AdapterSetOptions): void {
+    this.configs.set(c.name, JSON.stringify(c));
+    const t = ADAPTER_TYPES[c.type]!;
+    if (c.kind === 'data') {
+      this.data.set(
+        c.name,
+        new DataAdapterPlugin({
+          config: c,
+          source: t.data!(c.settings),
+          client: o.clients.get(c.service!)!,
+          activator: o.activator,
+          timing: o.timing,
+          persistence: o.persistence,
+          logger: o.logger,
+          onChange: o.onChange,
+        }),
+      );
+    } else {
+      this.events.set(
+        c.name,
+        new EventAdapterRunner({
+          config: c,
+          mapping: t.event!(c.settings),
+          engine: o.engine,
+          logDecision: (e) => o.logDecision()?.(e) ?? Promise.resolve(),
+          refresh: (name) => this.data.get(name)!.refresh(),
+          logger: o.logger,
+        }),
+      );
     }
   }
 

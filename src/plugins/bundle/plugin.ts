@@ -56,7 +56,9 @@ export class BundlePlugin implements Plugin {
   private readonly log: PluginLogger;
   private listeners: ((name: string) => void)[] = [];
 
-  constructor(private readonly opts: BundlePluginOptions) {
+  private started = false;
+
+  constructor(private opts: BundlePluginOptions) {
     this.timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;
     for (const [name, config] of Object.entries(opts.config.bundles)) {
@@ -70,24 +72,65 @@ export class BundlePlugin implements Plugin {
   }
 
   async start(): Promise<void> {
+    this.started = true;
     // Persisted bundles first: serve the last good policy before any download.
     for (const e of this.entries.values()) if (e.config.persist) await this.loadPersisted(e);
-    for (const e of this.entries.values()) {
-      if (e.config.resource.startsWith('file://')) {
-        // A local bundle: read from disk on the polling schedule, no service involved.
-        e.downloader = new FileSource({ config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r) => this.handle(e, r) });
-        e.downloader.start();
-        continue;
-      }
-      const client = e.config.service ? this.opts.clients.get(e.config.service) : undefined;
-      if (!client) {
-        setError(e.status, `bundle ${e.config.name}: service "${e.config.service ?? ''}" is not configured`);
-        continue;
-      }
-      const source = { client, config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r: DownloadResult) => this.handle(e, r) };
-      e.downloader = client.config.type === 'oci' ? new OciSource(source) : new Downloader(source);
+    for (const e of this.entries.values()) this.startEntry(e);
+  }
+
+  private startEntry(e: Entry): void {
+    if (e.config.resource.startsWith('file://')) {
+      // A local bundle: read from disk on the polling schedule, no service involved.
+      e.downloader = new FileSource({ config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r) => this.handle(e, r) });
       e.downloader.start();
+      return;
     }
+    const client = e.config.service ? this.opts.clients.get(e.config.service) : undefined;
+    if (!client) {
+      setError(e.status, `bundle ${e.config.name}: service "${e.config.service ?? ''}" is not configured`);
+      return;
+    }
+    const source = { client, config: e.config, timing: this.timing, etag: () => e.etag, onResult: (r: DownloadResult) => this.handle(e, r) };
+    e.downloader = client.config.type === 'oci' ? new OciSource(source) : new Downloader(source);
+    e.downloader.start();
+  }
+
+  /**
+   * A new configuration (discovery): a bundle no longer configured stops downloading and is
+   * deactivated; a new one starts; one whose settings changed restarts its download with
+   * them (its active version keeps serving until the new download activates).
+   */
+  async reconfigure(config: Config): Promise<void> {
+    this.opts = { ...this.opts, config };
+    for (const [name, e] of [...this.entries]) {
+      const next = config.bundles[name];
+      if (next && JSON.stringify(next) === JSON.stringify(e.config)) continue;
+      await e.downloader?.stop();
+      e.downloader = undefined;
+      e.etag = undefined;
+      if (next) {
+        e.config = next;
+        continue;
+      }
+      this.entries.delete(name);
+      try {
+        await this.opts.activator.deactivate(name);
+      } catch (err) {
+        this.log.error({ name, err: (err as Error).message }, 'Bundle could not be deactivated.');
+      }
+    }
+    for (const [name, b] of Object.entries(config.bundles)) {
+      if (!this.entries.has(name)) this.entries.set(name, { config: b, status: newBundleStatus(name), activatedOnce: false });
+    }
+    this.revs = undefined;
+    if (this.started) {
+      for (const e of this.entries.values()) {
+        if (e.downloader) continue;
+        if (e.config.persist && !e.activatedOnce) await this.loadPersisted(e);
+        this.startEntry(e);
+      }
+    }
+    this.changed();
   }
 
   async stop(): Promise<void> {

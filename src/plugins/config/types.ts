@@ -71,6 +71,16 @@ export interface BundleSourceConfig {
   trigger: Trigger;
 }
 
+/** discovery: where the configuration bundle comes from and which decision gives the configuration. */
+export interface DiscoveryConfig {
+  /** The discovery bundle as a bundle source (its name: the persistence directory's name). */
+  source: BundleSourceConfig & { service: string };
+  /** The query whose value is the configuration: data, data.<decision> or data.<name>. */
+  query: string;
+  /** As written (undefined: not set), for trigger-mode inheritance by the discovered plugins. */
+  trigger?: Trigger;
+}
+
 export interface DecisionLogsConfig {
   service?: string;
   resource: string;
@@ -104,6 +114,7 @@ export interface Config {
   bundles: Record<string, BundleSourceConfig>;
   decision_logs?: DecisionLogsConfig;
   status?: StatusConfig;
+  discovery?: DiscoveryConfig;
   default_decision: string;
   default_authorization_decision: string;
   persistence_directory?: string;

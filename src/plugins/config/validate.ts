@@ -6,6 +6,7 @@ import { type BundleSourceConfig, type Config, type DecisionLogsConfig, type Key
 
 import { checkService, fail, isObj, polling, Section } from './section.js';
 import { adapters } from '../adapters/config.js';
+import { discovery } from './discovery.js';
 import { ADAPTER_TYPES } from '../adapters/registry.js';
 
 function service(name: string, s: Section): ServiceConfig {
@@ -266,7 +267,7 @@ export function validateConfig(raw: Record<string, unknown>): Config {
     raw,
   };
   cfg.workers = server(top.raw('server'));
-  if (top.has('discovery')) fail('discovery', 'discovery is not supported');
+  cfg.discovery = discovery(top.raw('discovery'), svcs, ks);
   if (top.has('bundle')) fail('bundle', 'the legacy "bundle" section is not supported; use "bundles"');
   // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's
   // decision events) or accepted without acting on them.

@@ -44,20 +44,20 @@ export interface UploadStatus {
 
 export class DecisionLogPlugin implements Plugin {
   readonly name = 'decision_logs';
-  private readonly cfg: DecisionLogsConfig;
+  private cfg: DecisionLogsConfig;
   private readonly timing: Timing;
   private readonly log: PluginLogger;
-  private readonly buffer: EventBuffer;
+  private buffer: EventBuffer;
   /** Kept across uploads: it has learnt how large a chunk may be before it is compressed. */
-  private readonly encoder: ChunkEncoder;
-  private readonly consoleLogger: Logger | undefined;
-  private readonly abort = new AbortController();
+  private encoder: ChunkEncoder;
+  private consoleLogger: Logger | undefined;
+  private abort = new AbortController();
   private loop: Promise<void> | undefined;
   private uploading: Promise<boolean> | undefined;
   private failures = 0;
   /** data refs of the drop and mask policies (looked up per decision: policies change). */
-  private readonly dropRef: string[];
-  private readonly maskRef: string[];
+  private dropRef: string[];
+  private maskRef: string[];
   private readonly eventText = new EventText();
   private lastError: { message: string; httpCode?: number } | undefined;
   /** Events accepted, uploaded and dropped by policy (tests and status read them). */
@@ -69,7 +69,7 @@ export class DecisionLogPlugin implements Plugin {
     onListenerError: (err) => this.log.error({ err: (err as Error).message }, 'Decision log feed listener failed.'),
   });
 
-  constructor(private readonly opts: DecisionLogPluginOptions) {
+  constructor(private opts: DecisionLogPluginOptions) {
     if (!opts.config.decision_logs) throw new Error('decision_logs is not configured');
     this.cfg = opts.config.decision_logs;
     this.timing = opts.timing ?? REAL_TIMING;
@@ -94,6 +94,38 @@ export class DecisionLogPlugin implements Plugin {
 
   status(): PluginStatus {
     return { state: 'OK' };
+  }
+
+  /**
+   * A new configuration (discovery): service, resource, reporting, console and policies
+   * change in place. The buffered events are kept (an upload in flight ends first) and go
+   * to the new service at its next upload.
+   */
+  async reconfigure(config: Config, client: ServiceClient | undefined, labels: Record<string, string>): Promise<void> {
+    const next = config.decision_logs;
+    if (!next) throw new Error('decision_logs is not configured');
+    this.abort.abort();
+    await this.loop;
+    await this.uploading;
+    this.abort = new AbortController();
+    this.loop = undefined;
+    const r = next.reporting;
+    const prev = this.cfg.reporting;
+    if (r.buffer_size_limit_bytes !== prev.buffer_size_limit_bytes || r.max_decisions_per_second !== prev.max_decisions_per_second) {
+      const old = this.buffer;
+      this.buffer = new EventBuffer(r.buffer_size_limit_bytes, r.max_decisions_per_second);
+      Object.assign(this.buffer.dropped, old.dropped);
+      this.buffer.requeue(old.drain());
+    }
+    if (r.upload_size_limit_bytes !== prev.upload_size_limit_bytes) this.encoder = new ChunkEncoder(r.upload_size_limit_bytes);
+    this.opts = { ...this.opts, config, client, labels };
+    this.cfg = next;
+    this.dropRef = pathRef(next.drop_decision);
+    this.maskRef = pathRef(next.mask_decision);
+    this.consoleLogger = next.console ? (this.consoleLogger ?? this.opts.console ?? pino({ level: 'info' })) : undefined;
+    this.failures = 0;
+    this.lastError = undefined;
+    await this.start();
   }
 
   uploadStatus(): UploadStatus {

@@ -19,6 +19,8 @@ export interface StatusSources {
   adapters?: () => Record<string, unknown>;
   plugins: () => Record<string, PluginStatus>;
   decisionLogs?: () => unknown;
+  /** The discovery bundle's status, when discovery is configured. */
+  discovery?: () => unknown;
   registry?: Registry;
 }
 
@@ -35,10 +37,10 @@ export interface StatusPluginOptions {
 
 export class StatusPlugin implements Plugin {
   readonly name = 'status';
-  private readonly cfg: StatusConfig;
+  private cfg: StatusConfig;
   private readonly timing: Timing;
   private readonly log: PluginLogger;
-  private readonly consoleLogger: Logger | undefined;
+  private consoleLogger: Logger | undefined;
   private readonly abort = new AbortController();
   private loop: Promise<void> | undefined;
   private dirty = true;
@@ -48,7 +50,7 @@ export class StatusPlugin implements Plugin {
   pushed = 0;
   lastError: string | undefined;
 
-  constructor(private readonly opts: StatusPluginOptions) {
+  constructor(private opts: StatusPluginOptions) {
     if (!opts.config.status) throw new Error('status is not configured');
     this.cfg = opts.config.status;
     this.timing = opts.timing ?? REAL_TIMING;
@@ -76,6 +78,7 @@ export class StatusPlugin implements Plugin {
     const doc: Record<string, unknown> = { labels: { ...s.labels } };
     if (s.bundles) doc['bundles'] = s.bundles();
     if (s.adapters) doc['adapters'] = s.adapters();
+    if (s.discovery) doc['discovery'] = s.discovery();
     const dl = s.decisionLogs?.();
     if (dl !== undefined) doc['decision_logs'] = dl;
     doc['plugins'] = s.plugins();
@@ -97,6 +100,7 @@ export class StatusPlugin implements Plugin {
     const doc: Record<string, unknown> = { labels: { ...s.labels } };
     if (s.bundles) doc['bundles'] = s.bundles();
     if (s.adapters) doc['adapters'] = s.adapters();
+    if (s.discovery) doc['discovery'] = s.discovery();
     const dl = s.decisionLogs?.();
     if (dl !== undefined) doc['decision_logs'] = dl;
     doc['plugins'] = s.plugins();
@@ -105,6 +109,20 @@ export class StatusPlugin implements Plugin {
       void prometheusDocument(s.registry).then((m) => (this.promCache = m), () => {});
     }
     return doc;
+  }
+
+  /**
+   * A new configuration (discovery): service, partition, console and Prometheus settings
+   * and the document's sources change in place; the next push goes to the new service.
+   */
+  reconfigure(config: Config, client: ServiceClient | undefined, sources: StatusSources): void {
+    if (!config.status) throw new Error('status is not configured');
+    this.opts = { ...this.opts, config, client, sources };
+    this.cfg = config.status;
+    this.consoleLogger = this.cfg.console ? (this.consoleLogger ?? this.opts.console ?? pino({ level: 'info' })) : undefined;
+    this.failures = 0;
+    if (this.cfg.trigger === 'periodic') this.loop ??= this.run();
+    this.notify();
   }
 
   /** Something changed: push soon. */
