@@ -14,7 +14,7 @@ export const FLOORS = {
   bundle: ['engine', 'storage', 'value'],
   server: ['engine', 'storage', 'value'],
   plugins: ['bundle', 'engine', 'storage', 'value'],
-  console: ['server', 'plugins', 'engine', 'storage', 'value'],
+  console: ['server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
   integrations: ['plugins', 'bundle', 'engine', 'storage', 'value'],
   runtime: ['console', 'integrations', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],
   cli: ['runtime', 'console', 'integrations', 'server', 'plugins', 'bundle', 'engine', 'storage', 'value'],

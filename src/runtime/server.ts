@@ -21,8 +21,9 @@ import { buildPolicySet, CommandErrors, prettyErrorText, toErrorDetails } from '
 import { createRunLogger } from './logger.js';
 import { startPlugins, type RunningPlugins } from './plugins.js';
 import { installOwned, NOTHING_OWNED } from './install.js';
-import { PlaygroundSandbox } from '../console/sandbox.js';
-import { impactHook } from '../console/impact-hook.js';
+import { consoleRoutes } from '../console/index.js';
+import { PlaygroundSandbox } from '../console/playground/sandbox.js';
+import { impactHook } from '../console/impact/hook.js';
 
 type Owned = Awaited<ReturnType<typeof installOwned>>;
 
@@ -176,7 +177,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           access: o.access,
           unixSocketPerm: o.unixSocketPerm,
           ...plugins.serverOptions,
-          console,
+          families: console ? [consoleRoutes(console)] : undefined,
         }),
       );
     }

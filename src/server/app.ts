@@ -1,22 +1,24 @@
-// Assembles the Hono application: one module per API family. OPA answers unknown paths
-// with Go's "404 page not found" and known resources with a wrong method with an empty 405.
+// Assembles the Hono application: one module per API family, each declaring its routes
+// (route-table.ts), and the families the caller adds (the web console, which the runtime
+// wires: the server never imports it). OPA answers unknown paths with Go's "404 page not
+// found" and known resources with a wrong method with an empty 405.
 
 import { Hono } from 'hono';
 import { Registry } from 'prom-client';
 import { resolveContext, type App, type Env, type ServerContext, type ServerOptions } from './context.js';
-import { createHttpMetrics, registerMetricsEndpoint } from './metrics.js';
-import { registerDataRead } from './routes/data-read.js';
-import { registerDataWrite } from './routes/data-write.js';
-import { registerV0 } from './routes/v0.js';
-import { registerPolicies } from './routes/policies.js';
-import { registerQuery } from './routes/query.js';
-import { registerCompile } from './routes/compile.js';
-import { registerBatch } from './routes/batch.js';
-import { registerHealth } from './routes/health.js';
-import { registerEvents } from './routes/events.js';
-import { registerConfigStatus } from './routes/config.js';
-import { registerIndex } from './routes/index-page.js';
-import { registerConsole } from './console.js';
+import { createHttpMetrics, metricsRoutes } from './metrics.js';
+import { dataReadRoutes } from './routes/data-read.js';
+import { dataWriteRoutes } from './routes/data-write.js';
+import { v0Routes } from './routes/v0.js';
+import { policiesRoutes } from './routes/policies.js';
+import { queryRoutes } from './routes/query.js';
+import { compileRoutes } from './routes/compile.js';
+import { batchRoutes } from './routes/batch.js';
+import { healthRoutes } from './routes/health.js';
+import { eventsRoutes } from './routes/events.js';
+import { configStatusRoutes } from './routes/config.js';
+import { indexRoutes } from './routes/index-page.js';
+import { declared, wrongMethodPaths, type MountShared, type RouteDecl, type RouteFamily } from './route-table.js';
 import { errorResponse, toHttpError } from './errors.js';
 import { label } from './handler.js';
 import type { DurationHistogram } from './duration-histogram.js';
@@ -29,7 +31,12 @@ export interface CreatedApp {
   durations: DurationHistogram;
 }
 
-const METHOD_NOT_ALLOWED = ['/v0/data', '/v0/data/*', '/v1/data', '/v1/data/*', '/v1/policies', '/v1/policies/*', '/v1/query', '/v1/query/*'];
+/** What the diagnostic listener serves (--diagnostic-addr); the others serve these first. */
+const DIAGNOSTIC: readonly RouteFamily[] = [healthRoutes, metricsRoutes];
+const API: readonly RouteFamily[] = [dataReadRoutes, dataWriteRoutes, v0Routes, policiesRoutes, queryRoutes, compileRoutes, batchRoutes, eventsRoutes, configStatusRoutes, indexRoutes];
+
+/** Every route the server itself declares (families given in ServerOptions.families come on top). */
+export const SERVER_ROUTES: readonly RouteDecl[] = declared([...DIAGNOSTIC, ...API]);
 
 export function createApp(opts: ServerOptions): CreatedApp {
   const ctx = resolveContext(opts);
@@ -39,25 +46,17 @@ export function createApp(opts: ServerOptions): CreatedApp {
 
   // Request logging and metrics live in the Node listener (listener.ts), not in Hono
   // middleware: with no middleware, Hono calls the one matching handler directly.
-  registerHealth(app, ctx);
-  registerMetricsEndpoint(app, registry);
+  const shared: MountShared = { registry, durations: metrics.durations };
+  for (const f of DIAGNOSTIC) f.mount(app, ctx, shared);
   if (opts.diagnostic) {
     app.notFound(() => new Response('404 page not found\n', { status: 404, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
     return { app, ctx, registry, durations: metrics.durations };
   }
-  registerDataRead(app, ctx);
-  registerDataWrite(app, ctx);
-  registerV0(app, ctx);
-  registerPolicies(app, ctx);
-  registerQuery(app, ctx);
-  registerCompile(app, ctx);
-  registerBatch(app, ctx);
-  registerEvents(app, ctx);
-  registerConfigStatus(app, ctx);
-  registerIndex(app, ctx);
-  registerConsole(app, ctx, metrics.durations);
+  const families = [...API, ...(opts.families ?? [])];
+  for (const f of families) f.mount(app, ctx, shared);
 
-  for (const p of METHOD_NOT_ALLOWED) {
+  // after every route: a wrong method on a known resource
+  for (const p of wrongMethodPaths(families)) {
     app.all(p, (c) => {
       label(c, 'catchall');
       return new Response(null, { status: 405 });

@@ -7,8 +7,8 @@ import type { Hono } from 'hono';
 import type { Logger } from 'pino';
 import type { AccessOptions } from './access/gate.js';
 import type { ClusterHooks } from './cluster.js';
-import type { ConsoleOptions } from './console.js';
 import type { Registry } from 'prom-client';
+import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
 import type { DecisionEvent, Engine } from '../engine/index.js';
@@ -69,8 +69,8 @@ export interface ServerOptions {
   events?: EventHandlers;
   /** In a worker process of `--workers`: what the primary answers, and the switch hold. */
   cluster?: ClusterHooks;
-  /** The web console under /ui (unless `server.ui: false`); undefined: no /ui routes. */
-  console?: ConsoleOptions;
+  /** Route families beyond the server's own, mounted after them: the web console (src/console), which the runtime wires in. */
+  families?: readonly RouteFamily[];
 }
 
 /** What the server needs of the event adapters. */

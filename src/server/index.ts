@@ -1,5 +1,6 @@
 // The HTTP server: createApp (a Hono app, for tests or embedding) and startServer.
-export { createApp, type CreatedApp } from './app.js';
+export { createApp, SERVER_ROUTES, type CreatedApp } from './app.js';
+export { answeredByPrimary, type Answerer, type Method, type MountShared, type RouteDecl, type RouteFamily } from './route-table.js';
 export { startServer, parseAddr, type StartOptions, type RunningServer } from './start.js';
 export type { ServerOptions, PluginStatus, DecisionEvent, VersionInfo } from './context.js';
 export * from '../engine/types.js';

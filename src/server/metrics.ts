@@ -4,6 +4,7 @@
 
 import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { App } from './context.js';
+import type { RouteFamily } from './route-table.js';
 import { DurationHistogram } from './duration-histogram.js';
 import { label } from './handler.js';
 
@@ -20,6 +21,12 @@ export function createHttpMetrics(registry: Registry, processMetrics: boolean, b
   if (processMetrics && !registry.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: registry });
   return { registry, durations };
 }
+
+/** Under --workers the primary answers: it adds up every worker's metrics and its own. */
+export const metricsRoutes: RouteFamily = {
+  routes: [{ method: 'GET', path: '/metrics', answeredBy: 'primary' }],
+  mount: (app, _ctx, shared) => registerMetricsEndpoint(app, shared.registry),
+};
 
 export function registerMetricsEndpoint(app: App, registry: Registry): void {
   app.get('/metrics', async (c) => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Value } from '../../src/engine/index.js';
-import { loadCandidate } from '../../src/plugins/console/impact.js';
+import { loadCandidate } from '../../src/console/impact/index.js';
 import { buildEvent, encodeEvent } from '../../src/plugins/logs/event.js';
 import { ensureBuilt, regolith } from './helpers.js';
 

@@ -1,7 +1,7 @@
 // The web console in a real browser (chromium through playwright-core) against a real
 // server: a bundle with a revision, decision logging to the console feed, and impact
-// analysis wired as `regolith run` wires it (src/console/impact-hook.ts over
-// src/plugins/console). Every request to anything but the server is
+// analysis wired as `regolith run` wires it (src/console/impact/hook.ts over
+// src/console/impact). Every request to anything but the server is
 // blocked and must not be attempted; any console error or page error fails the test.
 // UI_SCREENSHOTS=1 also saves docs/images/ui-*.png (scripts/ui-screenshots.mjs).
 
@@ -18,7 +18,8 @@ import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { validateConfig } from '../../src/plugins/config/index.js';
 import { PluginManager } from '../../src/plugins/manager.js';
-import { impactHook } from '../../src/console/impact-hook.js';
+import { impactHook } from '../../src/console/impact/hook.js';
+import { consoleRoutes } from '../../src/console/index.js';
 import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -103,7 +104,7 @@ beforeAll(async () => {
     config: config.raw,
     logger: pino({ level: 'silent' }),
     ...manager.serverOptions(),
-    console: { assetsDir, decisions: manager.decisionLogs, impact: impactHook({ engine: ctxEngine, recent: (n) => manager.decisionLogs!.recent(n) }) },
+    families: [consoleRoutes({ assetsDir, decisions: manager.decisionLogs, impact: impactHook({ engine: ctxEngine, recent: (n) => manager.decisionLogs!.recent(n) }) })],
   });
   // (not by deciding: the feed is to hold no decision made before the bundle was there)
   await waitFor('the bundle', () => ctxEngine.listPolicies().length > 0, 10_000);
@@ -399,7 +400,7 @@ describe.skipIf(!haveChromium)('web console', () => {
 
     it('says how to turn decision logging on when it is off', async () => {
       const engine = new RegolithEngine();
-      const off = await startServer({ addr: '127.0.0.1:0', engine, logger: pino({ level: 'silent' }), processMetrics: false, console: { assetsDir } });
+      const off = await startServer({ addr: '127.0.0.1:0', engine, logger: pino({ level: 'silent' }), processMetrics: false, families: [consoleRoutes({ assetsDir })] });
       const { page, errors, outside } = await newPage([], off.url);
       try {
         await page.goto(`${off.url}/ui#/decisions`);

@@ -1,4 +1,9 @@
-// Fetch wrappers for the console API under /ui/api (same origin as the page).
+// Fetch wrappers for the console API under /ui/api (same origin as the page). The
+// playground's request is declared once, beside the server's check of it.
+
+import type { EvalRequest, ExplainMode } from '../../src/console/playground/wire.js';
+
+export type { EvalRequest, ExplainMode };
 
 export interface Location { file: string; row: number; col: number }
 
@@ -14,18 +19,6 @@ export class RequestError extends Error {
   ) {
     super(message);
   }
-}
-
-export type ExplainMode = 'off' | 'notes' | 'fails' | 'full';
-
-export interface EvalRequest {
-  modules: Record<string, string>;
-  data?: unknown;
-  input?: unknown;
-  query: string;
-  explain?: ExplainMode;
-  coverage?: boolean;
-  unknowns?: string[];
 }
 
 export interface TraceEvent { op: string; depth: number; message: string; location?: Location }

@@ -1,8 +1,8 @@
 // `regolith __playground-sandbox`: the child process of the console's playground (see
-// src/console/sandbox.ts). It evaluates one request at a time, as the server's
+// src/console/playground/sandbox.ts). It evaluates one request at a time, as the server's
 // /ui/api/eval would in-process, and answers the status and JSON text.
 
-import { evaluatePlayground } from '../../server/routes/ui-eval.js';
+import { evaluatePlayground } from '../../console/playground/evaluate.js';
 import { HttpError } from '../../server/index.js';
 import { parseJSON } from '../../value/index.js';
 

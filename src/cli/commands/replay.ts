@@ -6,7 +6,7 @@
 
 import { readFileSync, statSync } from 'node:fs';
 import { readBundle, readBundleFromBytes, type Bundle } from '../../bundle/index.js';
-import { loadCandidate, parseNDJSON, replay, type Candidate, type ChangeKind, type ImpactReport } from '../../plugins/console/impact.js';
+import { loadCandidate, parseNDJSON, replay, type Candidate, type ChangeKind, type ImpactReport } from '../../console/impact/index.js';
 import { CLIError, out } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
 import { asciiTable } from '../result-table.js';

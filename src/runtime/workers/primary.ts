@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import { AggregatorRegistry, type Registry } from 'prom-client';
 import { createApp } from '../../server/index.js';
 import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
-import type { ConsoleOptions } from '../../server/console.js';
+import { consoleRoutes, type ConsoleOptions } from '../../console/index.js';
 import type { RegolithEngine } from '../../engine/store-engine.js';
 import type { Store } from '../../storage/index.js';
 import type { Config } from '../../plugins/config/index.js';
@@ -184,7 +184,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
   const members = new Map<number, Member>();
   const replicator = new Replicator(store, () => [...members.values()], logger);
   // the owner's app: the routes of every worker, over the one store (the workers checked access)
-  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, console: rt.console });
+  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, families: rt.console ? [consoleRoutes(rt.console)] : undefined });
   // logged (masked) decisions to the workers whose console streams them, and only those:
   // nothing crosses per decision while nobody watches
   const unfeed = rt.plugins.decisionFeed?.subscribe((json) => {

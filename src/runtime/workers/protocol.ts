@@ -4,7 +4,8 @@
 
 import type { DecisionEvent } from '../../engine/index.js';
 import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
-import type { PluginStatus } from '../../server/index.js';
+import { answeredByPrimary, SERVER_ROUTES, type PluginStatus } from '../../server/index.js';
+import { CONSOLE_ROUTES } from '../../console/index.js';
 import { parseJSON, toJSONText, type Value } from '../../value/index.js';
 import type { Delta, FullState } from './replication.js';
 
@@ -43,11 +44,10 @@ export function decodeEvent(text: string): DecisionEvent {
   return plain as unknown as DecisionEvent;
 }
 
-/** Requests the primary answers: writes (one store, copied by every worker), and what describes the group. */
-export function primaryOwns(method: string, path: string): boolean {
-  // decisions (POST /v1/data/...) answer at the first comparison
-  if (method === 'POST') return path.startsWith('/v1/events/') || path === '/ui/api/impact';
-  if (method === 'GET') return path === '/v1/status' || path === '/metrics' || path === '/ui/api/status' || path === '/ui/api/decisions';
-  if (method !== 'PUT' && method !== 'PATCH' && method !== 'DELETE') return false;
-  return path === '/v1/data' || path.startsWith('/v1/data/') || path.startsWith('/v1/policies/');
-}
+/**
+ * Requests the primary answers: the routes declared `answeredBy: 'primary'` where they are
+ * defined (src/server/routes, src/console/routes): writes (one store, copied by every
+ * worker), and what describes the group (status, metrics, events, the console's dashboard,
+ * decision log and impact analysis).
+ */
+export const primaryOwns: (method: string, path: string) => boolean = answeredByPrimary([...SERVER_ROUTES, ...CONSOLE_ROUTES]);

@@ -15,7 +15,8 @@ import type { Config } from '../../plugins/config/index.js';
 import { encodeEvent, primaryOwns, type ToPrimary, type ToWorker } from './protocol.js';
 import { applyDelta, applyFullState } from './replication.js';
 import { DecisionFeed } from '../../plugins/logs/feed.js';
-import { PlaygroundSandbox } from '../../console/sandbox.js';
+import { consoleRoutes } from '../../console/index.js';
+import { PlaygroundSandbox } from '../../console/playground/sandbox.js';
 
 export interface WorkerOptions {
   config: Config;
@@ -116,7 +117,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   const sandbox = o.console ? new PlaygroundSandbox({ entry: o.console.entry }) : undefined;
   const console = o.console ? { assetsDir: o.console.assetsDir, decisions: logDecisions ? feed : undefined, evaluate: sandbox!.evaluate } : undefined;
   const common = {
-    console,
+    families: console ? [consoleRoutes(console)] : undefined,
     engine,
     config: o.config.raw,
     logger: o.logger,

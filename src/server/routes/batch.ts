@@ -5,6 +5,7 @@
 
 import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
@@ -21,6 +22,14 @@ function merge(common: Value, own: Value): Value {
   for (const k of Object.keys(own)) out[k] = Object.hasOwn(common, k) ? merge(common[k]!, own[k]!) : own[k]!;
   return out;
 }
+
+export const batchRoutes: RouteFamily = {
+  routes: [
+    { method: 'POST', path: '/v1/batch/data', answeredBy: 'worker' },
+    { method: 'POST', path: '/v1/batch/data/*', answeredBy: 'worker' },
+  ],
+  mount: registerBatch,
+};
 
 export function registerBatch(app: App, ctx: ServerContext): void {
   const handler = route('v1/batch/data', async (c) => {

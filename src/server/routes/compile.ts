@@ -4,6 +4,7 @@
 import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { Context } from 'hono';
 import type { App, Env, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError } from '../errors.js';
 import { route, since } from '../handler.js';
@@ -76,6 +77,15 @@ function filterPath(url: string): string[] {
     throw badRequest('invalid path: bad percent-encoding');
   }
 }
+
+export const compileRoutes: RouteFamily = {
+  routes: [
+    { method: 'POST', path: '/v1/compile', answeredBy: 'worker' },
+    { method: 'POST', path: '/v1/compile/*', answeredBy: 'worker' },
+    { method: 'GET', path: '/v1/compile/*', answeredBy: 'worker' },
+  ],
+  mount: registerCompile,
+};
 
 export function registerCompile(app: App, ctx: ServerContext): void {
   app.post(

@@ -3,11 +3,21 @@
 
 import type { PlainObject, Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { Code, HttpError } from '../errors.js';
 import { route } from '../handler.js';
 import { boolParam, splitURL } from '../params.js';
 import { envelope, sendJSON } from '../respond.js';
 import { redactConfig } from '../redact.js';
+
+/** The status report describes the whole group: the primary runs the status plugin. */
+export const configStatusRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/v1/config', answeredBy: 'worker' },
+    { method: 'GET', path: '/v1/status', answeredBy: 'primary' },
+  ],
+  mount: registerConfigStatus,
+};
 
 export function registerConfigStatus(app: App, ctx: ServerContext): void {
   app.get(

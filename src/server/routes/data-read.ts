@@ -10,6 +10,7 @@ import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../v
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
@@ -233,6 +234,17 @@ class Decision {
     });
   }
 }
+
+export const dataReadRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/v1/data', answeredBy: 'worker' },
+    { method: 'GET', path: '/v1/data/*', answeredBy: 'worker' },
+    { method: 'POST', path: '/v1/data', answeredBy: 'worker' },
+    { method: 'POST', path: '/v1/data/*', answeredBy: 'worker' },
+  ],
+  resources: ['/v1/data', '/v1/data/*'],
+  mount: registerDataRead,
+};
 
 export function registerDataRead(app: App, ctx: ServerContext): void {
   const handle = (method: 'GET' | 'POST') =>

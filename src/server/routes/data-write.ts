@@ -7,6 +7,7 @@
 import type { Context } from 'hono';
 import { isPlainObject, type Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, HttpError, Code } from '../errors.js';
 import { route, since } from '../handler.js';
@@ -88,6 +89,18 @@ function preparePatch(root: string, body: Value | undefined): PatchOp[] {
     return { op, path, value: Object.hasOwn(item, 'value') ? item['value'] : null };
   });
 }
+
+/** Writes go to the primary: it holds the one store every worker copies (the 405s are declared with the reads). */
+export const dataWriteRoutes: RouteFamily = {
+  routes: [
+    { method: 'PUT', path: '/v1/data', answeredBy: 'primary' },
+    { method: 'PUT', path: '/v1/data/*', answeredBy: 'primary' },
+    { method: 'PATCH', path: '/v1/data', answeredBy: 'primary' },
+    { method: 'PATCH', path: '/v1/data/*', answeredBy: 'primary' },
+    { method: 'DELETE', path: '/v1/data/*', answeredBy: 'primary' },
+  ],
+  mount: registerDataWrite,
+};
 
 export function registerDataWrite(app: App, ctx: ServerContext): void {
   const store = ctx.engine.store;

@@ -3,12 +3,21 @@
 // sender, decides and answers. Unknown names are 404, like any path the server lacks.
 
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { Code, HttpError } from '../errors.js';
 import { route } from '../handler.js';
 import { nodeIncoming, readBody } from '../body.js';
 import { pathAfter, splitURL } from '../params.js';
 import { sendJSON } from '../respond.js';
 import { toJSONText, type Value } from '../../value/index.js';
+
+/** An event adapter runs with the plugins, in the primary. */
+export const eventsRoutes: RouteFamily = {
+  routes: [
+    { method: 'POST', path: '/v1/events/*', answeredBy: 'primary' },
+  ],
+  mount: registerEvents,
+};
 
 export function registerEvents(app: App, ctx: ServerContext): void {
   const events = ctx.opts.events;

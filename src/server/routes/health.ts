@@ -3,6 +3,7 @@
 
 import type { PlainObject, Value } from '../../value/index.js';
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { route } from '../handler.js';
 import { boolParam, dataPathToRef, pathAfter, refText, splitURL, stringSliceParam } from '../params.js';
 
@@ -13,6 +14,14 @@ function healthy(): Response {
 function unhealthy(error: string): Response {
   return new Response(JSON.stringify({ error }) + '\n', { status: 500, headers: { 'content-type': 'application/json' } });
 }
+
+export const healthRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/health', answeredBy: 'worker' },
+    { method: 'GET', path: '/health/*', answeredBy: 'worker' },
+  ],
+  mount: registerHealth,
+};
 
 export function registerHealth(app: App, ctx: ServerContext): void {
   const statuses = () => ctx.opts.pluginStatus?.() ?? {};

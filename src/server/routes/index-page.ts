@@ -1,11 +1,19 @@
 // GET / : a small HTML page with version information and a query box, as OPA serves.
 
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { label } from '../handler.js';
 
 function escapeHTML(s: string): string {
   return s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 }
+
+export const indexRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/', answeredBy: 'worker' },
+  ],
+  mount: registerIndex,
+};
 
 export function registerIndex(app: App, ctx: ServerContext): void {
   app.get('/', (c) => {

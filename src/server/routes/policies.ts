@@ -3,6 +3,7 @@
 // in a path a bundle owns cannot be replaced, added or deleted (400), as in OPA.
 
 import type { App, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { readRaw, nodeIncoming } from '../body.js';
 import { route } from '../handler.js';
 import { boolParam, pathAfter, splitURL } from '../params.js';
@@ -29,6 +30,18 @@ const guard = (txn: WriteTxn, packagePath: string[]): void => checkBundleScope(t
 function policyValue(p: PolicyModule): Value {
   return { id: p.id, raw: p.raw, ast: p.ast } as PlainObject;
 }
+
+/** Reads from any worker; writes to the primary, which holds the one store. */
+export const policiesRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/v1/policies', answeredBy: 'worker' },
+    { method: 'GET', path: '/v1/policies/*', answeredBy: 'worker' },
+    { method: 'PUT', path: '/v1/policies/*', answeredBy: 'primary' },
+    { method: 'DELETE', path: '/v1/policies/*', answeredBy: 'primary' },
+  ],
+  resources: ['/v1/policies', '/v1/policies/*'],
+  mount: registerPolicies,
+};
 
 export function registerPolicies(app: App, ctx: ServerContext): void {
   const engine = ctx.engine;

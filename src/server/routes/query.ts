@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeJSON, DecodeError, readBody, nodeIncoming } from '../body.js';
 import { badRequest, Code, HttpError, toHttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
@@ -50,6 +51,16 @@ async function runQuery(c: Context<Env>, ctx: ServerContext, query: string, inpu
   );
   return sendJSON(text);
 }
+
+/** `/v1/query/*` has no handler, but is a known resource: every method there answers 405. */
+export const queryRoutes: RouteFamily = {
+  routes: [
+    { method: 'GET', path: '/v1/query', answeredBy: 'worker' },
+    { method: 'POST', path: '/v1/query', answeredBy: 'worker' },
+  ],
+  resources: ['/v1/query', '/v1/query/*'],
+  mount: registerQuery,
+};
 
 export function registerQuery(app: App, ctx: ServerContext): void {
   app.get(

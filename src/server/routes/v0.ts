@@ -5,6 +5,7 @@
 import type { Context } from 'hono';
 import type { Value } from '../../value/index.js';
 import type { App, Env, ServerContext } from '../context.js';
+import type { RouteFamily } from '../route-table.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { Code, HttpError, Msg, toHttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
@@ -38,6 +39,16 @@ async function evaluateV0(c: Context<Env>, ctx: ServerContext, ref: Value[], com
   const text = valueText(res.result, boolParam(q, 'pretty'));
   return sendJSON(text, compress ? { gzip: { settings: ctx.gzip, acceptEncoding: headerOf(c.req.raw, nodeIncoming(c.env), 'accept-encoding') } } : {});
 }
+
+export const v0Routes: RouteFamily = {
+  routes: [
+    { method: 'POST', path: '/v0/data', answeredBy: 'worker' },
+    { method: 'POST', path: '/v0/data/*', answeredBy: 'worker' },
+    { method: 'POST', path: '/', answeredBy: 'worker' },
+  ],
+  resources: ['/v0/data', '/v0/data/*'],
+  mount: registerV0,
+};
 
 export function registerV0(app: App, ctx: ServerContext): void {
   const v0 = route('v0/data', (c) => evaluateV0(c, ctx, dataPathToRef(pathAfter(splitURL(c.req.url).path, '/v0/data')), true));

@@ -4,7 +4,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
-import type { ConsoleOptions } from '../../../src/server/console.js';
+import type { ConsoleOptions } from '../../../src/console/index.js';
 import { fakeBuild, startUi, type UiServer } from './helpers.js';
 
 const AUTHZ = `package system.authz

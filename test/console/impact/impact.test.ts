@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildBundle, writeBundle } from '../../../src/bundle/index.js';
 import type { Value } from '../../../src/engine/index.js';
 import { buildEvent, encodeEvent } from '../../../src/plugins/logs/event.js';
-import { classify, diffJSON, loadCandidate, parseNDJSON, replay, type Candidate, type ChangeKind } from '../../../src/plugins/console/impact.js';
+import { classify, diffJSON, loadCandidate, parseNDJSON, replay, type Candidate, type ChangeKind } from '../../../src/console/impact/index.js';
 
 const USERS = ['alice', 'bob'];
 

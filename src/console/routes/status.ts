@@ -7,11 +7,12 @@
 // already in the feed are counted by their timestamps.
 
 import type { Value } from '../../value/index.js';
-import type { App, ServerContext } from '../context.js';
-import type { ConsoleOptions } from '../console.js';
-import type { DurationHistogram } from '../duration-histogram.js';
-import { route } from '../handler.js';
-import { sendJSON } from '../respond.js';
+import type { App, ServerContext } from '../../server/context.js';
+import type { RouteDecl } from '../../server/route-table.js';
+import type { ConsoleOptions } from '../options.js';
+import type { DurationHistogram } from '../../server/duration-histogram.js';
+import { route } from '../../server/handler.js';
+import { sendJSON } from '../../server/respond.js';
 import { toJSONText } from '../../value/index.js';
 
 const WINDOW_S = 60;
@@ -152,6 +153,9 @@ function bundles(ctx: ServerContext): Value {
   }
   return out;
 }
+
+/** The dashboard shows the group: the primary holds the bundles, the plugins and the decision log. */
+export const statusRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/api/status', answeredBy: 'primary' }];
 
 export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions, durations: DurationHistogram): void {
   const rates = c.decisions ? new DecisionRates(c.decisions) : undefined;

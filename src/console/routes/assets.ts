@@ -5,11 +5,12 @@
 
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
-import type { App } from '../context.js';
-import type { ConsoleOptions } from '../console.js';
-import { Code, HttpError } from '../errors.js';
-import { route } from '../handler.js';
-import { splitURL } from '../params.js';
+import type { App } from '../../server/context.js';
+import type { RouteDecl } from '../../server/route-table.js';
+import type { ConsoleOptions } from '../options.js';
+import { Code, HttpError } from '../../server/errors.js';
+import { route } from '../../server/handler.js';
+import { splitURL } from '../../server/params.js';
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -59,6 +60,13 @@ async function inside(root: string, file: string): Promise<string | undefined> {
     return undefined;
   }
 }
+
+/** Any worker serves the pages. */
+export const assetRoutes: readonly RouteDecl[] = [
+  { method: 'GET', path: '/ui', answeredBy: 'worker' },
+  { method: 'GET', path: '/ui/', answeredBy: 'worker' },
+  { method: 'GET', path: '/ui/assets/*', answeredBy: 'worker' },
+];
 
 export function registerUiAssets(app: App, c: ConsoleOptions): void {
   const index = route('ui', async () => {

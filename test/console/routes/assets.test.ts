@@ -5,7 +5,7 @@
 import { symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rawRequest } from '../raw-http.js';
+import { rawRequest } from '../../server/raw-http.js';
 import { fakeBuild, get, INDEX_HTML, startUi, type UiServer } from './helpers.js';
 
 let build: ReturnType<typeof fakeBuild>;

@@ -2,13 +2,14 @@
 // first) and GET /ui/api/decisions/stream (server-sent events as decisions are logged).
 // Events are exactly what the decision log writes: masked, and never those dropped.
 
-import type { App } from '../context.js';
-import type { ConsoleOptions } from '../console.js';
-import { nodeIncoming } from '../body.js';
-import { badRequest } from '../errors.js';
-import { route } from '../handler.js';
-import { splitURL } from '../params.js';
-import { sendJSON } from '../respond.js';
+import type { App } from '../../server/context.js';
+import type { RouteDecl } from '../../server/route-table.js';
+import type { ConsoleOptions } from '../options.js';
+import { nodeIncoming } from '../../server/body.js';
+import { badRequest } from '../../server/errors.js';
+import { route } from '../../server/handler.js';
+import { splitURL } from '../../server/params.js';
+import { sendJSON } from '../../server/respond.js';
 
 export const DISABLED_HINT = 'Decision logging is off. Enable it in the configuration: decision_logs: {console: true} (or a service) — see README';
 
@@ -82,6 +83,12 @@ function stream(decisions: NonNullable<ConsoleOptions['decisions']>, env: unknow
     },
   });
 }
+
+/** The recent events come from the primary's decision log; each worker streams what the primary sends it. */
+export const decisionRoutes: readonly RouteDecl[] = [
+  { method: 'GET', path: '/ui/api/decisions', answeredBy: 'primary' },
+  { method: 'GET', path: '/ui/api/decisions/stream', answeredBy: 'worker' },
+];
 
 export function registerUiDecisions(app: App, c: ConsoleOptions, pingMs = PING_MS): void {
   app.get(

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { startServer, type RunningServer, type StartOptions } from '../../../src/server/index.js';
-import type { ConsoleOptions } from '../../../src/server/console.js';
+import { consoleRoutes, type ConsoleOptions } from '../../../src/console/index.js';
 
 export const INDEX_HTML = '<!doctype html><title>Regolith console</title><script src="/ui/assets/app-1234.js"></script>\n';
 
@@ -41,7 +41,7 @@ export async function startUi(consoleOpts: ConsoleOptions | undefined, extra: Pa
     shutdownGraceMs: 200,
     ...extra,
     engine,
-    ...(consoleOpts ? { console: consoleOpts } : {}),
+    ...(consoleOpts ? { families: [consoleRoutes(consoleOpts)] } : {}),
   });
   return { ...s, engine };
 }

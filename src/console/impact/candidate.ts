@@ -9,7 +9,7 @@
 import { readBundleFromBytes, type Bundle } from '../../bundle/index.js';
 import { isPlainObject, parseJSON, type Value } from '../../engine/index.js';
 import { RegolithEngine } from '../../engine/store-engine.js';
-import { StoreActivator } from '../bundle/activate.js';
+import { StoreActivator } from '../../plugins/bundle/activate.js';
 
 export interface CandidateSource {
   /** A bundle: the bytes of its .tar.gz, or one already read (readBundle, readBundleFromBytes). */

@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
-import { DISABLED_HINT } from '../../../src/server/routes/ui-decisions.js';
-import type { ConsoleOptions } from '../../../src/server/console.js';
+import { DISABLED_HINT } from '../../../src/console/routes/decisions.js';
+import type { ConsoleOptions } from '../../../src/console/index.js';
 import { fakeBuild, get, startUi, type UiServer } from './helpers.js';
 
 const MASK = `package system.log
@@ -193,7 +193,7 @@ describe('stream clients that go away', () => {
   });
 
   it('sends a ping comment on the interval', async () => {
-    const { registerUiDecisions } = await import('../../../src/server/routes/ui-decisions.js');
+    const { registerUiDecisions } = await import('../../../src/console/routes/decisions.js');
     const { Hono } = await import('hono');
     const app = new Hono();
     const feed = countingFeed();
@@ -208,7 +208,7 @@ describe('stream clients that go away', () => {
 
 describe('a client that does not read', () => {
   it('is dropped once its backlog passes the bound, and unsubscribed', async () => {
-    const { registerUiDecisions, STREAM_BACKLOG_BYTES } = await import('../../../src/server/routes/ui-decisions.js');
+    const { registerUiDecisions, STREAM_BACKLOG_BYTES } = await import('../../../src/console/routes/decisions.js');
     const { Hono } = await import('hono');
     const app = new Hono();
     const feed = countingFeed();

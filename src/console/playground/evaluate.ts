@@ -1,8 +1,8 @@
-// The console's playground: POST /ui/api/eval evaluates a query against the modules, data
-// and input of the request, in a sandbox engine of its own made for that one request (the
-// server's store and policies are never read), with explain, coverage and partial
-// evaluation; POST /ui/api/fmt formats a module as `regolith fmt` does. Errors of every
-// stage are 400s in OPA's shape with the locations in the playground's file names.
+// Evaluates one playground request in a sandbox engine of its own made for that one
+// request (the server's store and policies are never read), with explain, coverage and
+// partial evaluation, and formats a module as `regolith fmt` does. Errors of every stage
+// are 400s in OPA's shape with the locations in the playground's file names. The server
+// runs it in a child process (sandbox.ts), or in-process without one (tests).
 
 import {
   BufferTracer,
@@ -16,86 +16,16 @@ import {
   Regolith,
   runPlan,
   toEngineError,
-  type ExplainMode,
   type Module,
   type RawResult,
   type TraceEvent,
   type Tracer,
 } from '../../engine/index.js';
-import type { Context } from 'hono';
-import { isPlainObject, newPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
-import type { App, Env, ServerContext } from '../context.js';
-import type { ConsoleOptions } from '../console.js';
-import { decodeJSON, DecodeError, nodeIncoming, readBody } from '../body.js';
-import { badRequest, Code, HttpError, Msg } from '../errors.js';
-import { route, since } from '../handler.js';
-import { envelope, sendJSON } from '../respond.js';
-
-/** Limits of one playground request (the body itself is bounded by the server's limits). */
-export const PLAYGROUND_LIMITS = {
-  modules: 100,
-  /** Characters of one module (and of a text to format). */
-  moduleChars: 1024 * 1024,
-  fileNameChars: 256,
-  queryChars: 64 * 1024,
-  unknowns: 100,
-  /** Evaluation (and partial evaluation) time budget. */
-  timeoutMs: 5000,
-};
-
-const EXPLAIN = ['off', 'notes', 'fails', 'full'];
-
-interface EvalRequest {
-  modules: [string, string][];
-  data?: Value;
-  input?: Value;
-  query: string;
-  explain: 'off' | ExplainMode;
-  coverage: boolean;
-  unknowns?: string[];
-}
-
-/** The request body as a JSON document (the server's limits and exact numbers), undefined when empty. */
-export async function readJSONBody(c: Context<Env>, ctx: ServerContext): Promise<Value | undefined> {
-  const buf = await readBody(c.req.raw, ctx.limits, undefined, nodeIncoming(c.env));
-  try {
-    return decodeJSON(buf, ctx.limits);
-  } catch (e) {
-    if (e instanceof DecodeError) throw badRequest(`error(s) occurred while decoding request: ${e.message}`);
-    throw e;
-  }
-}
-
-function checkRequest(body: Value | undefined, timeoutMs: number): EvalRequest & { timeoutMs: number } {
-  if (!isPlainObject(body)) throw badRequest('request body must be a JSON object');
-  const b = body as PlainObject;
-  const mods = b['modules'];
-  if (!isPlainObject(mods)) throw badRequest('"modules" must be an object of file name to Rego text');
-  const modules = Object.entries(mods as PlainObject);
-  if (modules.length > PLAYGROUND_LIMITS.modules) throw badRequest(`too many modules: at most ${PLAYGROUND_LIMITS.modules}`);
-  for (const [file, text] of modules) {
-    if (file === '' || file.length > PLAYGROUND_LIMITS.fileNameChars) throw badRequest(`module file names must be 1 to ${PLAYGROUND_LIMITS.fileNameChars} characters`);
-    if (typeof text !== 'string') throw badRequest(`module ${JSON.stringify(file)} must be a string`);
-    if (text.length > PLAYGROUND_LIMITS.moduleChars) throw badRequest(`module ${JSON.stringify(file)} is too large: at most ${PLAYGROUND_LIMITS.moduleChars} characters`);
-  }
-  const query = b['query'];
-  if (typeof query !== 'string' || query.trim() === '') throw badRequest('"query" must be a non-empty string');
-  if (query.length > PLAYGROUND_LIMITS.queryChars) throw badRequest(`"query" is too large: at most ${PLAYGROUND_LIMITS.queryChars} characters`);
-  const data = b['data'];
-  if (data !== undefined && !isPlainObject(data)) throw badRequest('"data" must be an object');
-  const explain = b['explain'] ?? 'off';
-  if (typeof explain !== 'string' || !EXPLAIN.includes(explain)) throw badRequest(`"explain" must be one of ${EXPLAIN.join(', ')}`);
-  const coverage = b['coverage'] ?? false;
-  if (typeof coverage !== 'boolean') throw badRequest('"coverage" must be a boolean');
-  const u = b['unknowns'];
-  let unknowns: string[] | undefined;
-  if (u !== undefined) {
-    if (!Array.isArray(u) || !u.every((x) => typeof x === 'string')) throw badRequest('"unknowns" must be an array of strings');
-    if (u.length > PLAYGROUND_LIMITS.unknowns) throw badRequest(`too many unknowns: at most ${PLAYGROUND_LIMITS.unknowns}`);
-    unknowns = u as string[];
-  }
-  return { modules: modules as [string, string][], data, input: b['input'], query, explain: explain as EvalRequest['explain'], coverage, unknowns, timeoutMs };
-}
+import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import { badRequest, Code, HttpError, Msg } from '../../server/errors.js';
+import { since } from '../../server/handler.js';
+import { envelope } from '../../server/respond.js';
+import { checkRequest, PLAYGROUND_LIMITS } from './request.js';
 
 /** A 400 in OPA's shape for an error of any stage; `stage` picks OPA's message. */
 function stageError(e: unknown, stage: 'module' | 'query' | 'eval', timeoutMs: number): HttpError {
@@ -275,18 +205,3 @@ export function formatPlayground(body: Value | undefined): string {
   return envelope([['text', formatted]], false);
 }
 
-export function registerUiEval(app: App, ctx: ServerContext, sandbox?: ConsoleOptions['evaluate']): void {
-  app.post(
-    '/ui/api/eval',
-    route('ui/api/eval', async (c) => {
-      const body = await readJSONBody(c, ctx);
-      if (!sandbox) return sendJSON(await evaluatePlayground(body));
-      const r = await sandbox(toJSONText(body ?? null));
-      return sendJSON(r.body, { status: r.status });
-    }),
-  );
-  app.post(
-    '/ui/api/fmt',
-    route('ui/api/fmt', async (c) => sendJSON(formatPlayground(await readJSONBody(c, ctx)))),
-  );
-}

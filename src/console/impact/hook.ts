@@ -4,9 +4,9 @@
 // the recent ones of the decision log, with the server's current policies as the baseline
 // for "rules involved".
 
-import type { RegolithEngine } from '../engine/store-engine.js';
-import { loadCandidate, parseNDJSON, replay } from '../plugins/console/impact.js';
-import { toJSONText, type Value } from '../value/index.js';
+import type { RegolithEngine } from '../../engine/store-engine.js';
+import { loadCandidate, parseNDJSON, replay } from './index.js';
+import { toJSONText, type Value } from '../../value/index.js';
 
 export interface ImpactHookOptions {
   engine: RegolithEngine;

@@ -5,10 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Registry } from 'prom-client';
 import { DurationHistogram } from '../../../src/server/duration-histogram.js';
 import { DEFAULT_BUCKETS } from '../../../src/server/metrics.js';
-import { latency, PathCounter } from '../../../src/server/routes/ui-status.js';
-import { NO_IMPACT } from '../../../src/server/routes/ui-api.js';
+import { latency, PathCounter } from '../../../src/console/routes/status.js';
+import { NO_IMPACT } from '../../../src/console/routes/api.js';
 import { HttpError } from '../../../src/server/errors.js';
-import type { ConsoleOptions } from '../../../src/server/console.js';
+import type { ConsoleOptions } from '../../../src/console/index.js';
 import { fakeBuild, get, post, startUi, type UiServer } from './helpers.js';
 
 let build: ReturnType<typeof fakeBuild>;

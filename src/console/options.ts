@@ -1,0 +1,17 @@
+// What the runtime gives the console: where its pages are, and what it reaches only
+// through these functions (the decision log, impact analysis, the playground's sandbox).
+
+export interface ConsoleOptions {
+  /** Directory with index.html and assets/ (built into dist/ui by the frontend build). */
+  assetsDir: string;
+  /** Decision-log events as they are logged (masked/dropped exactly as the logs), or undefined when decision logging is off. */
+  decisions?: { recent(limit: number): string[]; subscribe(fn: (eventJson: string) => void): () => void };
+  /** Impact analysis (replay); answers the HTTP status and JSON body to send. */
+  impact?: (request: unknown) => Promise<{ status: number; body: unknown }>;
+  /**
+   * Playground evaluation away from the server process (a child with a memory limit, killed
+   * on timeout): a policy that exhausts memory must not take the server down. Takes the
+   * request's JSON text, answers the status and JSON text. In-process when absent (tests).
+   */
+  evaluate?: (requestJSON: string) => Promise<{ status: number; body: string }>;
+}
