@@ -5,11 +5,9 @@
 
 import { toJSONText, type Value } from '../../engine/index.js';
 import { loadConfig, type ServiceConfig } from '../../plugins/config/index.js';
-import { ServiceClient } from '../../plugins/services/client.js';
-import { AdapterHttp, DEFAULT_RETRY } from '../../plugins/adapters/http.js';
+import { adapterHttpFor } from '../../plugins/adapters/index.js';
 import { readInsights, type InsightsSettings } from '../../integrations/package-insights/index.js';
 import { registerIntegrations } from '../../integrations/index.js';
-import { REAL_TIMING } from '../../plugins/timing.js';
 import { CLIError, out } from '../io.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
 import { loadPaths } from '../../runtime/load-paths.js';
@@ -77,7 +75,7 @@ export async function depsCheckAction(lockfiles: string[], f: Flags): Promise<vo
   if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "--format" flag: must be one of {pretty, json}`, 2);
   const service = serviceOf(f);
   const settings: InsightsSettings = { lockfiles, packages: [], purls: [], requirements: false };
-  const http = new AdapterHttp(new ServiceClient(service), REAL_TIMING, DEFAULT_RETRY);
+  const http = adapterHttpFor(service);
   let insights;
   try {
     insights = await readInsights(http, settings, progressBar());

@@ -4,8 +4,9 @@
 // while their Cache-Control allows and revalidated with their ETag; a size limit on
 // bodies; and errors that say which request failed and how.
 
-import { ServiceRequestError, type ServiceClient } from '../services/client.js';
-import { backoffMs, sleep, type Timing } from '../timing.js';
+import type { ServiceConfig } from '../config/types.js';
+import { ServiceClient, ServiceRequestError } from '../services/client.js';
+import { backoffMs, REAL_TIMING, sleep, type Timing } from '../timing.js';
 import type { JSONValue } from './types.js';
 
 export interface RetryPolicy {
@@ -109,6 +110,15 @@ function describeBody(json: JSONValue | undefined, text: string): string {
   }
   const t = text.trim();
   return t.length > 200 ? t.slice(0, 200) + '...' : t;
+}
+
+/**
+ * An integration's client for one service outside a running adapter (a one-shot command
+ * such as `regolith deps-check`): the service's URL, headers and credentials, real time,
+ * the default retries.
+ */
+export function adapterHttpFor(service: ServiceConfig): AdapterHttp {
+  return new AdapterHttp(new ServiceClient(service), REAL_TIMING, DEFAULT_RETRY);
 }
 
 export class AdapterHttp {

@@ -3,6 +3,7 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { AdapterHttp, AdapterHttpError, DEFAULT_RETRY, retryAfterSeconds } from '../../../src/plugins/adapters/http.js';
+import { adapterHttpFor } from '../../../src/plugins/adapters/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { fastTiming, httpServer, type Handler, type TestHTTPServer } from '../../loopback.js';
 
@@ -177,5 +178,15 @@ describe('AdapterHttp keeps only what can serve', () => {
     expect(server!.requests.map((r) => r.headers['if-none-match'])).toEqual([undefined, undefined]);
     expect(http.stats.cacheHits).toBe(0);
     expect((http as unknown as { cache: Map<string, unknown> }).cache.size).toBe(0);
+  });
+});
+
+describe('adapterHttpFor (a one-shot command such as deps-check)', () => {
+  it('speaks to the configured service with its headers and credentials', async () => {
+    server = await httpServer(json(200, { ok: true }));
+    const http = adapterHttpFor({ name: 'insights', url: server.url, headers: { 'x-extra': 'yes' }, allow_insecure_tls: false, response_header_timeout_seconds: 10, credentials: { bearer: { token: 't0k', scheme: 'Bearer' } } });
+    expect((await http.json({ path: '/v1/versions' })).json).toEqual({ ok: true });
+    expect(server.requests[0]!.url).toBe('/v1/versions');
+    expect(server.requests[0]!.headers).toMatchObject({ 'x-extra': 'yes', authorization: 'Bearer t0k' });
   });
 });
