@@ -44,6 +44,8 @@ export class DiscoveryPlugin implements Plugin {
   private source?: Downloader | OciSource;
   private etag: string | undefined;
   private ready = false;
+  /** The override message of the applied configuration (kept until the next one). */
+  private overrides: string | undefined;
 
   constructor(private readonly opts: DiscoveryPluginOptions) {
     if (!opts.boot.discovery) throw new Error('discovery is not configured');
@@ -89,6 +91,12 @@ export class DiscoveryPlugin implements Plugin {
     await this.source?.once();
   }
 
+  /** No error: the status shows the applied configuration's override message, if any. */
+  private clear(): void {
+    clearError(this.st);
+    if (this.overrides) this.st.message = this.overrides;
+  }
+
   private changed(): void {
     try {
       this.opts.onChange?.();
@@ -122,9 +130,9 @@ export class DiscoveryPlugin implements Plugin {
       if (merged.dropped.length) this.log.warn({ keys: merged.dropped }, 'Discovered configuration keys ignored: no such configuration section.');
       const next = validateDiscovered(this.opts.boot, merged.raw);
       await this.opts.apply(next);
-      clearError(this.st);
       // As OPA: the status says which discovered keys the boot configuration overrode.
-      if (merged.overridden.length) this.st.message = `Keys in the discovered configuration overridden by boot configuration: ${merged.overridden.join(', ')}`;
+      this.overrides = merged.overridden.length ? `Keys in the discovered configuration overridden by boot configuration: ${merged.overridden.join(', ')}` : undefined;
+      this.clear();
     } catch (err) {
       const errors = (err as { errors?: unknown }).errors;
       const list = Array.isArray(errors) ? errors.map((e) => (typeof e === 'string' ? e : String((e as { message?: unknown }).message ?? e))) : undefined;
@@ -152,7 +160,7 @@ export class DiscoveryPlugin implements Plugin {
     }
     this.st.last_successful_request = t;
     if (r.kind === 'not-modified') {
-      clearError(this.st);
+      this.clear();
       this.changed();
       return;
     }
