@@ -112,7 +112,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   };
   await joinedP;
 
-  const logDecisions = !!o.config.decision_logs;
+  // with discovery, decision logs may be turned on later: the primary drops what it does not log
+  const logDecisions = !!o.config.decision_logs || !!o.config.discovery;
   // the console: pages and the playground here; impact and status from the primary (forwarded)
   const sandbox = o.console ? new PlaygroundSandbox({ entry: o.console.entry }) : undefined;
   const console = o.console ? { assetsDir: o.console.assetsDir, decisions: logDecisions ? feed : undefined, evaluate: sandbox!.evaluate } : undefined;

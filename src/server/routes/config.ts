@@ -10,10 +10,13 @@ import { boolParam, splitURL } from '../params.js';
 import { envelope, sendJSON } from '../respond.js';
 import { redactConfig } from '../redact.js';
 
-/** The status report describes the whole group: the primary runs the status plugin. */
+/**
+ * The status report describes the whole group: the primary runs the status plugin. The
+ * configuration too: with discovery, the primary holds the one it applied.
+ */
 export const configStatusRoutes: RouteFamily = {
   routes: [
-    { method: 'GET', path: '/v1/config', answeredBy: 'worker' },
+    { method: 'GET', path: '/v1/config', answeredBy: 'primary' },
     { method: 'GET', path: '/v1/status', answeredBy: 'primary' },
   ],
   mount: registerConfigStatus,

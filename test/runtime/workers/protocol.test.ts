@@ -19,6 +19,8 @@ const PRIMARY: [string, string][] = [
   ['PUT', '/v1/policies/extra'],
   ['DELETE', '/v1/policies/extra'],
   ['GET', '/v1/status'],
+  // the active configuration: the primary's, which discovery may have changed
+  ['GET', '/v1/config'],
   ['GET', '/metrics'],
   ['POST', '/v1/events/ci'],
   ['POST', '/ui/api/impact'],
@@ -39,7 +41,6 @@ const WORKER: [string, string][] = [
   ['GET', '/v1/compile/filters/include'],
   ['GET', '/v1/policies'],
   ['GET', '/v1/policies/extra'],
-  ['GET', '/v1/config'],
   ['GET', '/health'],
   ['GET', '/health/live'],
   ['GET', '/'],
