@@ -1,7 +1,7 @@
 // The console: a hash router over four pages.
 
 import { clear, h, type Page } from './dom.js';
-import { playgroundPage } from './pages/playground.js';
+import { playgroundPage } from './pages/playground/page.js';
 import { decisionsPage } from './pages/decisions.js';
 import { impactPage } from './pages/impact.js';
 import { statusPage } from './pages/status.js';

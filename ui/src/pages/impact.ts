@@ -4,7 +4,7 @@
 
 import { api, RequestError, type ChangeKind, type ImpactCandidate, type ImpactReport } from '../api.js';
 import { clear, h, json, type Page } from '../dom.js';
-import { savedState } from './playground.js';
+import { savedState } from './playground/state.js';
 
 const KIND_LABEL: Record<ChangeKind, string> = { 'allow->deny': 'allow → deny', 'deny->allow': 'deny → allow', value: 'value changed' };
 
