@@ -6,6 +6,7 @@ import type { ASTNode, DocumentNode, GraphQLSchema, TypeNode, ValueNode } from '
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
 import { lazyRequire } from './lazy-require.js';
+import { isValid } from './is-valid.js';
 import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 
 type V = Value | undefined;
@@ -231,27 +232,11 @@ const defs: BuiltinImpl[] = [
   },
   {
     name: 'graphql.schema_is_valid',
-    fn: (a) => {
-      if (typeof a[0] !== 'string') return false;
-      try {
-        loadSchema(a[0]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    fn: isValid(loadSchema),
   },
   {
     name: 'graphql.is_valid',
-    fn: (a) => {
-      if (typeof a[0] !== 'string' || typeof a[1] !== 'string') return false;
-      try {
-        parseBoth(a);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    fn: isValid((query, schema) => parseBoth([query, schema])),
   },
   {
     name: 'graphql.parse',

@@ -8,6 +8,7 @@ import { PatchError, applyPatch, jsonFilter, jsonRemove, pathsOperand, pathsToTr
 import { registerBuiltins, type BuiltinImpl, type BuiltinFn } from '../registry.js';
 import { goJSONDecodeError } from './go-errors.js';
 import { str, typeError } from '../args.js';
+import { isValid } from '../is-valid.js';
 
 /** Rewrites JSON text the way Go's encoder writes strings: <, >, &, U+2028/9 as \u escapes; \b and \f as \u00XX. */
 function goEscapes(json: string): string {
@@ -148,15 +149,7 @@ const defs: BuiltinImpl[] = [
   { name: 'json.unmarshal', fn: (a) => unmarshalJSON(str(a, 0)) },
   {
     name: 'json.is_valid',
-    fn: (a) => {
-      if (typeof a[0] !== 'string') return false;
-      try {
-        parseJSON(a[0]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    fn: isValid((text) => parseJSON(text)),
   },
   {
     name: 'json.filter',

@@ -59,14 +59,17 @@ function lookup(tree: PathTree, k: Value): PathTree | null | undefined {
   return e === undefined ? undefined : e.sub;
 }
 
-/** Keeps only what the paths select. `b` undefined: not selected; null: selected whole. */
-export function jsonFilter(a: Value, b: PathTree | null | undefined): Value | undefined {
-  if (b === undefined) return undefined;
-  if (b === null) return a;
+/**
+ * json.filter (`keep` true: only what the paths select) and json.remove (`keep` false: all
+ * but that). `b` undefined: no path goes through here; null: a path ends here.
+ */
+function prune(a: Value, b: PathTree | null | undefined, keep: boolean): Value | undefined {
+  if (b === undefined) return keep ? undefined : a;
+  if (b === null) return keep ? a : undefined;
   if (Array.isArray(a)) {
     const out: Value[] = [];
     a.forEach((v, i) => {
-      const f = jsonFilter(v, lookup(b, String(i)));
+      const f = prune(v, lookup(b, String(i)), keep);
       if (f !== undefined) out.push(f);
     });
     return out;
@@ -74,7 +77,7 @@ export function jsonFilter(a: Value, b: PathTree | null | undefined): Value | un
   if (a instanceof RSet) {
     const out = new RSet();
     for (const v of a) {
-      const f = jsonFilter(v, lookup(b, v));
+      const f = prune(v, lookup(b, v), keep);
       if (f !== undefined) out.add(f);
     }
     return out;
@@ -82,7 +85,7 @@ export function jsonFilter(a: Value, b: PathTree | null | undefined): Value | un
   if (a instanceof RObject || isPlainObject(a)) {
     const entries: [Value, Value][] = [];
     for (const [k, v] of objectEntries(a)) {
-      const f = jsonFilter(v, lookup(b, k));
+      const f = prune(v, lookup(b, k), keep);
       if (f !== undefined) entries.push([k, f]);
     }
     return makeObject(entries);
@@ -90,36 +93,11 @@ export function jsonFilter(a: Value, b: PathTree | null | undefined): Value | un
   return a;
 }
 
+/** Keeps only what the paths select. */
+export const jsonFilter = (a: Value, b: PathTree | null | undefined): Value | undefined => prune(a, b, true);
+
 /** Drops what the paths select. */
-export function jsonRemove(a: Value, b: PathTree | null | undefined): Value | undefined {
-  if (b === undefined) return a;
-  if (b === null) return undefined;
-  if (Array.isArray(a)) {
-    const out: Value[] = [];
-    a.forEach((v, i) => {
-      const f = jsonRemove(v, lookup(b, String(i)));
-      if (f !== undefined) out.push(f);
-    });
-    return out;
-  }
-  if (a instanceof RSet) {
-    const out = new RSet();
-    for (const v of a) {
-      const f = jsonRemove(v, lookup(b, v));
-      if (f !== undefined) out.add(f);
-    }
-    return out;
-  }
-  if (a instanceof RObject || isPlainObject(a)) {
-    const entries: [Value, Value][] = [];
-    for (const [k, v] of objectEntries(a)) {
-      const f = jsonRemove(v, lookup(b, k));
-      if (f !== undefined) entries.push([k, f]);
-    }
-    return makeObject(entries);
-  }
-  return a;
-}
+export const jsonRemove = (a: Value, b: PathTree | null | undefined): Value | undefined => prune(a, b, false);
 
 // ---- json.patch ----------------------------------------------------------------------
 

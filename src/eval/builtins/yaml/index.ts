@@ -7,6 +7,7 @@ import { compareStrings, newPlainObject, parseNumber, toJS, type Value } from '.
 import { builtinError } from '../errors.js';
 import { registerBuiltins, type BuiltinImpl } from '../registry.js';
 import { str } from '../args.js';
+import { isValid } from '../is-valid.js';
 import { goYAMLIntType, goYAMLPlainLooksTyped } from './int.js';
 
 // go-yaml v2's booleans (YAML 1.1); this type replaces js-yaml's core one, so it lists true/false too.
@@ -86,15 +87,7 @@ const defs: BuiltinImpl[] = [
   { name: 'yaml.unmarshal', fn: (a) => unmarshalYAML(str(a, 0)) },
   {
     name: 'yaml.is_valid',
-    fn: (a) => {
-      if (typeof a[0] !== 'string') return false;
-      try {
-        unmarshalYAML(a[0]);
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    fn: isValid(unmarshalYAML),
   },
 ];
 

@@ -1,0 +1,17 @@
+// The `*.is_valid` built-ins (json, yaml, graphql): never an error, false for operands that
+// are not strings, otherwise whether reading the text succeeds.
+
+import type { BuiltinFn } from './registry.js';
+
+/** A built-in answering whether `read` accepts its string operands without throwing. */
+export function isValid(read: (...texts: string[]) => unknown): BuiltinFn {
+  return (args) => {
+    if (!args.every((a) => typeof a === 'string')) return false;
+    try {
+      read(...(args as string[]));
+      return true;
+    } catch {
+      return false;
+    }
+  };
+}
