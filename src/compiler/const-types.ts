@@ -7,6 +7,7 @@
 // calls that can never succeed are rejected.
 
 import type { RegoErrorDetail, Term } from '../lang/ast.js';
+import { missingKind } from '../lang/visit.js';
 import type { TypeDecl } from './builtins/types.js';
 import { getDeclaration } from './builtins/index.js';
 import { typeError } from './errors.js';
@@ -41,8 +42,12 @@ export function typeOf(t: Term): TypeDecl | undefined {
       return { type: 'set', of: ANY };
     case 'objectcomprehension':
       return { type: 'object', dynamic: { key: ANY, value: ANY } };
-    default:
+    case 'var':
+    case 'ref':
+    case 'call':
       return undefined;
+    default:
+      return missingKind(t, undefined);
   }
 }
 

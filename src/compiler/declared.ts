@@ -4,6 +4,7 @@
 // in strict mode, `:=` vars and function arguments must be used too.
 
 import type { Body, Expr, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
+import { ARGS_ONLY, forEachChildTerm, isClosure } from '../lang/visit.js';
 import { compileError } from './errors.js';
 import { forEachPatternVar, forEachVarShallow, isEvery, isSome, refName } from './terms.js';
 
@@ -82,7 +83,7 @@ class Checker {
         return;
       case 'ref':
         if (isRoot(t)) return;
-        for (const x of t.value) this.term(st, x);
+        forEachChildTerm(t, (x) => this.term(st, x));
         return;
       case 'call': {
         const op = t.value[0]!;
@@ -91,19 +92,9 @@ class Checker {
           const o = st.known(head.value)?.occ.get(head.value);
           if (o && o !== 'seen') this.errors.push(compileError('rego_compile_error', `called function ${refName(op) ?? head.value} shadowed`, t.location));
         }
-        for (const x of t.value.slice(1)) this.term(st, x);
+        forEachChildTerm(t, (x) => this.term(st, x), ARGS_ONLY);
         return;
       }
-      case 'array':
-      case 'set':
-        for (const x of t.value) this.term(st, x);
-        return;
-      case 'object':
-        for (const [k, x] of t.value) {
-          this.term(st, k);
-          this.term(st, x);
-        }
-        return;
       case 'arraycomprehension':
       case 'setcomprehension':
         st.scopes.push(newScope());
@@ -119,7 +110,7 @@ class Checker {
         st.scopes.pop();
         return;
       default:
-        return;
+        forEachChildTerm(t, (x) => this.term(st, x));
     }
   }
 
@@ -211,27 +202,8 @@ function headVars(r: Rule): string[] {
 
 /** Calls `f` with each comprehension in `t` that is not inside another one. */
 function outerComprehensions(t: Term, f: (c: Term) => void): void {
-  switch (t.type) {
-    case 'arraycomprehension':
-    case 'setcomprehension':
-    case 'objectcomprehension':
-      f(t);
-      return;
-    case 'ref':
-    case 'call':
-    case 'array':
-    case 'set':
-      for (const x of t.value) outerComprehensions(x, f);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        outerComprehensions(k, f);
-        outerComprehensions(x, f);
-      }
-      return;
-    default:
-      return;
-  }
+  if (isClosure(t)) f(t);
+  else forEachChildTerm(t, (x) => outerComprehensions(x, f));
 }
 
 /**

@@ -2,6 +2,7 @@
 // rules). Bodies are turned into closures by the evaluator (src/eval/closures), once per rule.
 
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
+import { forEachChildTerm, isClosure } from '../lang/visit.js';
 import { getDeclaration } from './builtins/index.js';
 import { RegoCompileError } from './errors.js';
 import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
@@ -309,19 +310,6 @@ function orderRule(body: Body, head: Head, bound: Set<string>, names: Set<string
 
 /** OPA's requiresEval: the term holds a ref or a comprehension. */
 function needsEval(t: Term): boolean {
-  switch (t.type) {
-    case 'ref':
-    case 'call':
-    case 'arraycomprehension':
-    case 'setcomprehension':
-    case 'objectcomprehension':
-      return true;
-    case 'array':
-    case 'set':
-      return t.value.some(needsEval);
-    case 'object':
-      return t.value.some(([k, v]) => needsEval(k) || needsEval(v));
-    default:
-      return false;
-  }
+  if (t.type === 'ref' || t.type === 'call' || isClosure(t)) return true;
+  return forEachChildTerm(t, needsEval);
 }

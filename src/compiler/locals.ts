@@ -5,6 +5,7 @@
 // After this pass a name means exactly one slot, so later passes need no scope logic.
 
 import type { Body, Expr, Term, Every, SomeDecl } from '../lang/ast.js';
+import { ARGS_ONLY, mapChildTerms } from '../lang/visit.js';
 import { forEachPatternVar, forEachVarShallow, isEvery, isSome, refName } from './terms.js';
 
 export class LocalNamer {
@@ -108,14 +109,6 @@ export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
       const u = scope.get(t.value);
       return u === undefined || u === t.value ? t : { ...t, value: u };
     }
-    case 'call':
-      return { ...t, value: t.value.map((x, i) => (i === 0 ? x : renameTerm(x, scope, namer))) };
-    case 'ref':
-    case 'array':
-    case 'set':
-      return { ...t, value: t.value.map((x) => renameTerm(x, scope, namer)) } as Term;
-    case 'object':
-      return { ...t, value: t.value.map(([k, x]) => [renameTerm(k, scope, namer), renameTerm(x, scope, namer)] as [Term, Term]) };
     case 'arraycomprehension':
     case 'setcomprehension': {
       const sc = openScope(namer, scope, t.value.body, [t.value.term]);
@@ -130,7 +123,7 @@ export function renameTerm(t: Term, scope: Scope, namer: LocalNamer): Term {
       return { ...t, value: { key: renameTerm(t.value.key, sc, namer), value: renameTerm(t.value.value, sc, namer), body } };
     }
     default:
-      return t;
+      return mapChildTerms(t, (x) => renameTerm(x, scope, namer), ARGS_ONLY);
   }
 }
 

@@ -6,6 +6,7 @@
 //   package annotations, then subpackages annotations from the package up to the root.
 
 import type { Annotations, Body, Expr, Module, Term } from '../lang/ast.js';
+import { ARGS_ONLY, mapChildTerms } from '../lang/visit.js';
 import { packagePath } from './resolve.js';
 import { refName } from './terms.js';
 import type { CompiledRule } from './tree.js';
@@ -150,26 +151,16 @@ function rewriteExpr(e: Expr, value: Resolve): Expr {
 }
 
 function rewriteTerm(t: Term, value: Resolve): Term {
-  switch (t.type) {
-    case 'call': {
-      const name = isMetaCall(t.value[0]);
-      if (name && t.value.length === 1) return value(name, t.location);
-      return { ...t, value: [t.value[0]!, ...t.value.slice(1).map((x) => rewriteTerm(x, value))] };
-    }
-    case 'ref':
-    case 'array':
-    case 'set':
-      return { ...t, value: t.value.map((x) => rewriteTerm(x, value)) } as Term;
-    case 'object':
-      return { ...t, value: t.value.map(([k, x]) => [rewriteTerm(k, value), rewriteTerm(x, value)] as [Term, Term]) };
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      return { ...t, value: { term: rewriteTerm(t.value.term, value), body: rewriteBody(t.value.body, value) } };
-    case 'objectcomprehension':
-      return { ...t, value: { key: rewriteTerm(t.value.key, value), value: rewriteTerm(t.value.value, value), body: rewriteBody(t.value.body, value) } };
-    default:
-      return t;
+  if (t.type === 'call') {
+    const name = isMetaCall(t.value[0]);
+    if (name && t.value.length === 1) return value(name, t.location);
   }
+  return mapChildTerms(
+    t,
+    (x) => rewriteTerm(x, value),
+    ARGS_ONLY,
+    (b) => rewriteBody(b, value),
+  );
 }
 
 function mentions(r: CompiledRule): boolean {

@@ -27,6 +27,7 @@
 // that imports it is not rewritten at all, which is Regolith's plain evaluation of `not`.
 
 import type { Body, Expr, Module, Term, With } from '../lang/ast.js';
+import { isClosure, isCollectionTerm, mapChildTerms } from '../lang/visit.js';
 import type { LocalNamer } from './locals.js';
 import { isEvery, isSome, refName } from './terms.js';
 
@@ -67,25 +68,12 @@ export function hoistNegatedBody(body: Body, ctx: NegationCtx): Body {
 
 /** Applies the rewrite to the bodies of the comprehensions anywhere in `t`. */
 export function hoistNegatedTerm(t: Term, ctx: NegationCtx): Term {
-  switch (t.type) {
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      return { ...t, value: t.value.map((x) => hoistNegatedTerm(x, ctx)) } as Term;
-    case 'object':
-      return { ...t, value: t.value.map(([k, x]) => [hoistNegatedTerm(k, ctx), hoistNegatedTerm(x, ctx)] as [Term, Term]) };
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      return { ...t, value: { term: hoistNegatedTerm(t.value.term, ctx), body: hoistNegatedBody(t.value.body, ctx) } };
-    case 'objectcomprehension':
-      return {
-        ...t,
-        value: { key: hoistNegatedTerm(t.value.key, ctx), value: hoistNegatedTerm(t.value.value, ctx), body: hoistNegatedBody(t.value.body, ctx) },
-      };
-    default:
-      return t;
-  }
+  return mapChildTerms(
+    t,
+    (x) => hoistNegatedTerm(x, ctx),
+    undefined,
+    (b) => hoistNegatedBody(b, ctx),
+  );
 }
 
 function nestedBodies(e: Expr, ctx: NegationCtx): Expr {
@@ -148,23 +136,19 @@ class Generator {
       case 'ref': {
         const parts = t.value.map((x) => this.calls(x));
         const head = parts[0]!;
-        if (head.type === 'array' || head.type === 'object' || head.type === 'set' || isComprehension(head)) parts[0] = this.bind(head);
+        if (isCollectionTerm(head) || isClosure(head)) parts[0] = this.bind(head);
         return { ...t, value: parts };
       }
-      case 'array':
-      case 'set':
-        return { ...t, value: t.value.map((x) => this.calls(x)) };
-      case 'object':
-        return { ...t, value: t.value.map(([k, x]) => [this.calls(k), this.calls(x)] as [Term, Term]) };
       default:
-        return t;
+        // a comprehension's body is rewritten on its own (hoistNegatedTerm)
+        return mapChildTerms(t, (x) => this.calls(x));
     }
   }
 
   /** An operand of a unification, or a term alone: a ref keeps its place, its dynamic keys move. */
   private operand(t: Term): Term {
     if (t.type === 'ref') return this.keys(t);
-    if (isComprehension(t)) return t;
+    if (isClosure(t)) return t;
     return this.dynamic(t);
   }
 
@@ -173,13 +157,10 @@ class Generator {
     switch (t.type) {
       case 'ref':
         return this.bind(this.keys(t));
-      case 'array':
-      case 'set':
-        return { ...t, value: t.value.map((x) => this.dynamic(x)) };
-      case 'object':
-        return { ...t, value: t.value.map(([k, x]) => [this.dynamic(k), this.dynamic(x)] as [Term, Term]) };
-      default:
+      case 'call':
         return t;
+      default:
+        return mapChildTerms(t, (x) => this.dynamic(x));
     }
   }
 
@@ -188,6 +169,3 @@ class Generator {
   }
 }
 
-function isComprehension(t: Term): boolean {
-  return t.type === 'arraycomprehension' || t.type === 'setcomprehension' || t.type === 'objectcomprehension';
-}

@@ -4,6 +4,7 @@
 // locals even when they share a rule's name.
 
 import type { Body, Expr, Module, Rule, Term } from '../lang/ast.js';
+import { forEachChildTerm, mapChildTerms } from '../lang/visit.js';
 import { forEachVarShallow, isEvery, isSome, refName, s, v } from './terms.js';
 
 export type Globals = Map<string, Term[]>;
@@ -47,30 +48,15 @@ export function ruleLocals(r: Rule): Set<string> {
 }
 
 function declaredInTerm(t: Term, add: (n: string) => void): void {
-  switch (t.type) {
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      declaredInTerm(t.value.term, add);
-      declaredDeep(t.value.body, add);
-      return;
-    case 'objectcomprehension':
-      declaredDeep(t.value.body, add);
-      return;
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      for (const x of t.value) declaredInTerm(x, add);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        declaredInTerm(k, add);
-        declaredInTerm(x, add);
-      }
-      return;
-    default:
-      return;
-  }
+  // an object comprehension's key and value declare nothing (OPA looks at its body only)
+  if (t.type === 'objectcomprehension') declaredDeep(t.value.body, add);
+  else
+    forEachChildTerm(
+      t,
+      (x) => declaredInTerm(x, add),
+      undefined,
+      (b) => declaredDeep(b, add),
+    );
 }
 
 export function declaredDeep(body: Body, add: (n: string) => void): void {
@@ -123,18 +109,13 @@ export class Resolver {
         const [op, ...args] = t.value;
         return { ...t, value: [this.operator(op!), ...args.map((x) => this.term(x))] };
       }
-      case 'array':
-      case 'set':
-        return { ...t, value: t.value.map((x) => this.term(x)) } as Term;
-      case 'object':
-        return { ...t, value: t.value.map(([k, x]) => [this.term(k), this.term(x)] as [Term, Term]) };
-      case 'arraycomprehension':
-      case 'setcomprehension':
-        return { ...t, value: { term: this.term(t.value.term), body: this.body(t.value.body) } };
-      case 'objectcomprehension':
-        return { ...t, value: { key: this.term(t.value.key), value: this.term(t.value.value), body: this.body(t.value.body) } };
       default:
-        return t;
+        return mapChildTerms(
+          t,
+          (x) => this.term(x),
+          undefined,
+          (b) => this.body(b),
+        );
     }
   }
 

@@ -2,6 +2,7 @@
 // (including comprehension and `every` bodies) reordered for safety, then the head checked.
 
 import type { Body, Expr, Term } from '../lang/ast.js';
+import { mapChildTerms } from '../lang/visit.js';
 import { compileError } from './errors.js';
 import { reorderBody, shallowBodyVars, displayName, unsafeHeadVars, type SafetyCtx } from './safety.js';
 import { forEachVarShallow, isEvery } from './terms.js';
@@ -34,13 +35,6 @@ function nestedExpr(e: Expr, names: Set<string>, ctx: SafetyCtx): Expr {
 /** Reorders the bodies of the comprehensions anywhere in a term; `names` are the enclosing scopes' names. */
 export function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
   switch (t.type) {
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      return { ...t, value: t.value.map((x) => nestedTerm(x, names, ctx)) } as Term;
-    case 'object':
-      return { ...t, value: t.value.map(([k, x]) => [nestedTerm(k, names, ctx), nestedTerm(x, names, ctx)] as [Term, Term]) };
     case 'arraycomprehension':
     case 'setcomprehension': {
       const r = reorderDeep(t.value.body, names, names, ctx);
@@ -54,7 +48,7 @@ export function nestedTerm(t: Term, names: Set<string>, ctx: SafetyCtx): Term {
       return { ...t, value: { key: nestedTerm(t.value.key, r.bound, ctx), value: nestedTerm(t.value.value, r.bound, ctx), body: r.body } };
     }
     default:
-      return t;
+      return mapChildTerms(t, (x) => nestedTerm(x, names, ctx));
   }
 }
 

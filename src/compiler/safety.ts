@@ -4,6 +4,7 @@
 // Runs after locals.ts, so every local has a unique name.
 
 import type { Body, Expr, Location, RegoErrorDetail, Term } from '../lang/ast.js';
+import { ARGS_ONLY, everyChildTerm } from '../lang/visit.js';
 import { compileError } from './errors.js';
 import { forEachVarDeep, forEachVarShallow, isEvery, isSome, refName, bodyVarsDeep } from './terms.js';
 
@@ -34,20 +35,13 @@ function evalable(t: Term, bound: Set<string>, out: Set<string>): boolean {
       }
       return true;
     }
-    case 'array':
-    case 'set':
-      return t.value.every((x) => evalable(x, bound, out));
-    case 'object':
-      return t.value.every(([k, x]) => evalable(k, bound, out) && evalable(x, bound, out));
-    case 'call':
-      return t.value.slice(1).every((x) => evalable(x, bound, out));
     case 'arraycomprehension':
     case 'setcomprehension':
     case 'objectcomprehension':
       // captured vars (those of enclosing scopes) must be bound first
       return capturedBound(t, bound, out);
     default:
-      return true;
+      return everyChildTerm(t, (x) => evalable(x, bound, out), ARGS_ONLY);
   }
 }
 

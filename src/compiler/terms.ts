@@ -1,6 +1,7 @@
 // Small helpers over AST terms used by every compiler pass.
 
 import type { Body, Expr, Location, RefTerm, SomeDecl, Every, Term } from '../lang/ast.js';
+import { ARGS_ONLY, everyChildTerm, forEachChildTerm, isCollectionTerm, mapChildTerms } from '../lang/visit.js';
 
 export const v = (name: string, location?: Location): Term => ({ type: 'var', value: name, location });
 export const s = (value: string, location?: Location): Term => ({ type: 'string', value, location });
@@ -41,80 +42,26 @@ export function isCall(t: Expr['terms']): t is Term[] {
 
 /** Whether a term contains no variables at all (a constant). Refs and calls are never constant. */
 export function isConstant(t: Term): boolean {
-  switch (t.type) {
-    case 'null':
-    case 'boolean':
-    case 'number':
-    case 'string':
-      return true;
-    case 'array':
-    case 'set':
-      return t.value.every(isConstant);
-    case 'object':
-      return t.value.every(([k, x]) => isConstant(k) && isConstant(x));
-    default:
-      return false;
-  }
+  if (t.type === 'null' || t.type === 'boolean' || t.type === 'number' || t.type === 'string') return true;
+  return isCollectionTerm(t) && everyChildTerm(t, isConstant);
 }
 
 /** Calls fn on every var term that is not inside a nested body (comprehension, every). */
 export function forEachVarShallow(t: Term, fn: (name: string, t: Term) => void): void {
-  switch (t.type) {
-    case 'var':
-      fn(t.value, t);
-      return;
-    case 'call':
-      for (let i = 1; i < t.value.length; i++) forEachVarShallow(t.value[i]!, fn);
-      return;
-    case 'ref':
-    case 'array':
-    case 'set':
-      for (const x of t.value) forEachVarShallow(x, fn);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        forEachVarShallow(k, fn);
-        forEachVarShallow(x, fn);
-      }
-      return;
-    default:
-      return;
-  }
+  if (t.type === 'var') fn(t.value, t);
+  else forEachChildTerm(t, (x) => forEachVarShallow(x, fn), ARGS_ONLY);
 }
 
 /** Every var of a term, including those inside comprehension bodies. */
 export function forEachVarDeep(t: Term, fn: (name: string) => void): void {
-  switch (t.type) {
-    case 'var':
-      fn(t.value);
-      return;
-    case 'call':
-      for (let i = 1; i < t.value.length; i++) forEachVarDeep(t.value[i]!, fn);
-      return;
-    case 'ref':
-    case 'array':
-    case 'set':
-      for (const x of t.value) forEachVarDeep(x, fn);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        forEachVarDeep(k, fn);
-        forEachVarDeep(x, fn);
-      }
-      return;
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      forEachVarDeep(t.value.term, fn);
-      bodyVarsDeep(t.value.body, fn);
-      return;
-    case 'objectcomprehension':
-      forEachVarDeep(t.value.key, fn);
-      forEachVarDeep(t.value.value, fn);
-      bodyVarsDeep(t.value.body, fn);
-      return;
-    default:
-      return;
-  }
+  if (t.type === 'var') fn(t.value);
+  else
+    forEachChildTerm(
+      t,
+      (x) => forEachVarDeep(x, fn),
+      ARGS_ONLY,
+      (b) => bodyVarsDeep(b, fn),
+    );
 }
 
 export function exprTermsList(e: Expr): Term[] {
@@ -137,21 +84,7 @@ export function bodyVarsDeep(body: Body, fn: (name: string) => void): void {
 
 /** Maps a term's sub-terms bottom-up (a pure rewrite: returns a new term when anything changed). */
 export function mapTerm(t: Term, fn: (t: Term) => Term): Term {
-  let out: Term;
-  switch (t.type) {
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      out = { ...t, value: t.value.map((x) => mapTerm(x, fn)) } as Term;
-      break;
-    case 'object':
-      out = { ...t, value: t.value.map(([k, x]) => [mapTerm(k, fn), mapTerm(x, fn)] as [Term, Term]) };
-      break;
-    default:
-      out = t;
-  }
-  return fn(out);
+  return fn(mapChildTerms(t, (x) => mapTerm(x, fn)));
 }
 
 export function locOf(x: { location?: Location } | undefined): Location | undefined {

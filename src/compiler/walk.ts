@@ -1,6 +1,7 @@
 // Visits every term of a body, including nested bodies and `with` modifiers.
 
 import type { Body, Expr, Term } from '../lang/ast.js';
+import { ARGS_ONLY, forEachChildTerm } from '../lang/visit.js';
 import { isEvery, isSome } from './terms.js';
 
 export interface BodyVisitor {
@@ -30,33 +31,11 @@ export function walkExpr(e: Expr, v: BodyVisitor): void {
 
 export function walkTerm(t: Term, v: BodyVisitor): void {
   v.term?.(t);
-  switch (t.type) {
-    case 'ref':
-    case 'array':
-    case 'set':
-      for (const x of t.value) walkTerm(x, v);
-      return;
-    case 'call':
-      v.call?.(t.value[0]!, t.value.slice(1), t);
-      for (const x of t.value.slice(1)) walkTerm(x, v);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        walkTerm(k, v);
-        walkTerm(x, v);
-      }
-      return;
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      walkTerm(t.value.term, v);
-      walkBody(t.value.body, v);
-      return;
-    case 'objectcomprehension':
-      walkTerm(t.value.key, v);
-      walkTerm(t.value.value, v);
-      walkBody(t.value.body, v);
-      return;
-    default:
-      return;
-  }
+  if (t.type === 'call') v.call?.(t.value[0]!, t.value.slice(1), t);
+  forEachChildTerm(
+    t,
+    (x) => walkTerm(x, v),
+    ARGS_ONLY,
+    (b) => walkBody(b, v),
+  );
 }

@@ -5,6 +5,7 @@
 // rewritten here into that reference before safety and planning.
 
 import type { Body, Expr, Term } from '../lang/ast.js';
+import { ARGS_ONLY, mapChildTerms } from '../lang/visit.js';
 import { isEvery, isSome } from './terms.js';
 import type { CompiledRule, RuleNode } from './tree.js';
 
@@ -46,29 +47,16 @@ function rewriteExpr(e: Expr, root: RuleNode): Expr {
 }
 
 function rewriteTerm(t: Term, root: RuleNode): Term {
-  switch (t.type) {
-    case 'call': {
-      const [op, ...args] = t.value as [Term, ...Term[]];
-      if (args.length === 0 && !t.template && zeroArityNode(op, root)) return { ...op, location: t.location ?? op.location };
-      return { ...t, value: [op, ...args.map((x) => rewriteTerm(x, root))] };
-    }
-    case 'ref':
-    case 'array':
-    case 'set':
-      return { ...t, value: t.value.map((x) => rewriteTerm(x, root)) } as Term;
-    case 'object':
-      return { ...t, value: t.value.map(([k, v]) => [rewriteTerm(k, root), rewriteTerm(v, root)] as [Term, Term]) };
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      return { ...t, value: { term: rewriteTerm(t.value.term, root), body: rewriteZeroArityBody(t.value.body, root) } };
-    case 'objectcomprehension':
-      return {
-        ...t,
-        value: { key: rewriteTerm(t.value.key, root), value: rewriteTerm(t.value.value, root), body: rewriteZeroArityBody(t.value.body, root) },
-      };
-    default:
-      return t;
+  if (t.type === 'call') {
+    const op = t.value[0]!;
+    if (t.value.length === 1 && !t.template && zeroArityNode(op, root)) return { ...op, location: t.location ?? op.location };
   }
+  return mapChildTerms(
+    t,
+    (x) => rewriteTerm(x, root),
+    ARGS_ONLY,
+    (b) => rewriteZeroArityBody(b, root),
+  );
 }
 
 /** Rewrites a rule (and its else chain) in place. */

@@ -14,6 +14,7 @@ import { K, type TokenStream } from './lexer.js';
 import { decodeString } from './strings.js';
 import { parseTemplateString } from './template.js';
 import { ParseAbort, TokenCursor, TOKEN_NAMES, type SavedState } from './cursor.js';
+import { missingKind } from './visit.js';
 
 export const OP_NAMES: Partial<Record<K, string>> = {
   [K.Equal]: 'equal',
@@ -248,8 +249,14 @@ export abstract class Parser extends TokenCursor {
         case 'objectcomprehension':
         case 'call':
           break;
-        default:
+        case 'null':
+        case 'boolean':
+        case 'number':
+        case 'string':
+        case 'ref':
           this.errorLoc(head.location, `illegal ref (head cannot be ${valueName(head)})`);
+        default:
+          this.errorLoc(missingKind(head, head as Term).location, `illegal ref (head cannot be ${valueName(head as Term)})`);
       }
       const ref: Term[] = [head];
       for (;;) {

@@ -9,6 +9,7 @@ import { BodyParser } from './body.js';
 import { refName, valueName } from './parser.js';
 import { FUTURE_KEYWORDS, IMPORTABLE_KEYWORDS, ParseAbort } from './cursor.js';
 import { copyHead, copyTerm, isGround, refString } from './terms.js';
+import { forEachChildTerm } from './visit.js';
 
 export type Statement =
   | { kind: 'package'; pkg: Package }
@@ -483,29 +484,10 @@ export function trueExpr(loc: Location): Expr {
 
 /** The first ref/var/call found outside closures, as OPA's TypeName names it. */
 function findNonConstant(t: Term): string | undefined {
-  switch (t.type) {
-    case 'ref':
-      return 'ref';
-    case 'var':
-      return 'var';
-    case 'call':
-      return 'call';
-    case 'array':
-    case 'set':
-      for (const x of t.value) {
-        const r = findNonConstant(x);
-        if (r) return r;
-      }
-      return undefined;
-    case 'object':
-      for (const [k, v] of t.value) {
-        const r = findNonConstant(k) ?? findNonConstant(v);
-        if (r) return r;
-      }
-      return undefined;
-    default:
-      return undefined;
-  }
+  if (t.type === 'ref' || t.type === 'var' || t.type === 'call') return t.type;
+  let found: string | undefined;
+  forEachChildTerm(t, (x) => (found = findNonConstant(x)) !== undefined);
+  return found;
 }
 
 export { copyTerm, refName };

@@ -3,25 +3,11 @@
 
 import type { Head, Location, TemplateString, Term } from './ast.js';
 import { IDENTIFIER } from './ref-text.js';
+import { everyChildTerm, missingKind } from './visit.js';
 
+/** No var outside closures (a comprehension counts as ground, as in OPA). */
 export function isGround(t: Term): boolean {
-  switch (t.type) {
-    case 'var':
-      return false;
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      return t.value.every(isGround);
-    case 'object':
-      return t.value.every(([k, v]) => isGround(k) && isGround(v));
-    case 'arraycomprehension':
-    case 'setcomprehension':
-    case 'objectcomprehension':
-      return true;
-    default:
-      return true;
-  }
+  return t.type !== 'var' && everyChildTerm(t, isGround);
 }
 
 /** Deep copy of a term; with `loc`, every location in the copy is replaced by it. */
@@ -35,8 +21,18 @@ export function copyTerm(t: Term, loc?: Location): Term {
       return { type: t.type, value: t.value.map((x) => copyTerm(x, loc)), location: l } as Term;
     case 'object':
       return { type: 'object', value: t.value.map(([k, v]) => [copyTerm(k, loc), copyTerm(v, loc)] as [Term, Term]), location: l };
-    default:
+    case 'null':
+    case 'boolean':
+    case 'number':
+    case 'string':
+    case 'var':
+    // a closure's head and body are shared, not copied
+    case 'arraycomprehension':
+    case 'setcomprehension':
+    case 'objectcomprehension':
       return { ...t, location: l } as Term;
+    default:
+      return missingKind(t, { ...(t as Term), location: l } as Term);
   }
 }
 

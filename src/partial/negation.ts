@@ -7,6 +7,7 @@
 // The bound keeps the expansion from growing exponentially.
 
 import type { Expr, Term } from '../lang/ast.js';
+import { forEachChildTerm } from '../lang/visit.js';
 import { isEvery } from '../compiler/terms.js';
 import { walkExpr } from '../compiler/walk.js';
 import type { Frame0, K, PartialEvaluator } from './evaluator.js';
@@ -102,16 +103,11 @@ function negations(x: Expr): Expr[] | undefined {
         if (!plainRef(o)) ok = false;
         else if (!(unify && top)) refs.push(o);
         return;
-      case 'array':
-      case 'set':
-        return o.value.forEach((y) => operand(y, false));
-      case 'object':
-        return o.value.forEach(([a, b]) => (operand(a, false), operand(b, false)));
       case 'call':
         ok = false;
         return;
       default:
-        return;
+        forEachChildTerm(o, (y) => operand(y, false));
     }
   };
   t.slice(1).forEach((o) => operand(o, true));

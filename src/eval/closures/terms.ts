@@ -2,6 +2,7 @@
 // iteration), calls and comprehensions.
 
 import type { Term, RefTerm } from '../../lang/ast.js';
+import { missingKind } from '../../lang/visit.js';
 import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../../value/index.js';
 import { lookup } from '../../value/collections.js';
 import { iterationFor } from './order.js';
@@ -113,8 +114,13 @@ export function compileTerm(t: Term, pc: PlanCtx): TermC {
     case 'setcomprehension':
     case 'objectcomprehension':
       return compileComprehension(t, pc);
+    case 'null':
+    case 'boolean':
+    case 'number':
+    case 'string':
+      throw new Error(`cannot compile term ${t.type}`); // constants, compiled above
     default:
-      throw new Error(`cannot compile term ${(t as Term).type}`);
+      throw new Error(`cannot compile term ${missingKind(t, t as Term).type}`);
   }
 }
 

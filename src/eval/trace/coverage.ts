@@ -3,6 +3,7 @@
 // (Exit); every other rule head and expression of the modules is not covered.
 
 import type { Body, Expr, Module, Rule, Term } from '../../lang/ast.js';
+import { forEachChildTerm } from '../../lang/visit.js';
 import type { TraceEvent, Tracer } from './events.js';
 
 export interface Range {
@@ -72,34 +73,12 @@ function walkRules(m: Module, fn: (r: Rule) => void): void {
 }
 
 function walkTermBodies(t: Term, fn: (e: Expr) => void): void {
-  switch (t.type) {
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      walkTermBodies(t.value.term, fn);
-      walkBody(t.value.body, fn);
-      return;
-    case 'objectcomprehension':
-      walkTermBodies(t.value.key, fn);
-      walkTermBodies(t.value.value, fn);
-      walkBody(t.value.body, fn);
-      return;
-    case 'ref':
-    case 'array':
-    case 'set':
-      for (const x of t.value) walkTermBodies(x, fn);
-      return;
-    case 'call':
-      for (const x of t.value) walkTermBodies(x, fn);
-      return;
-    case 'object':
-      for (const [k, x] of t.value) {
-        walkTermBodies(k, fn);
-        walkTermBodies(x, fn);
-      }
-      return;
-    default:
-      return;
-  }
+  forEachChildTerm(
+    t,
+    (x) => walkTermBodies(x, fn),
+    undefined,
+    (b) => walkBody(b, fn),
+  );
 }
 
 function walkBody(b: Body, fn: (e: Expr) => void): void {
