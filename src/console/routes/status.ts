@@ -154,6 +154,12 @@ function bundles(ctx: ServerContext): Value {
   return out;
 }
 
+/** The status document's `discovery` (the discovery bundle), when there is one. */
+function discovery(ctx: ServerContext): Value | undefined {
+  const doc = ctx.opts.status?.();
+  return doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, Value>)['discovery'] : undefined;
+}
+
 /** The dashboard shows the group: the primary holds the bundles, the plugins and the decision log. */
 export const statusRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/api/status', answeredBy: 'primary' }];
 
@@ -174,6 +180,9 @@ export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions
         memory: { ...process.memoryUsage() },
         uptime_s: process.uptime(),
       };
+      // with discovery: the discovery bundle's status, as the status document reports it
+      const disc = discovery(ctx);
+      if (disc !== undefined) body['discovery'] = disc;
       return sendJSON(toJSONText(body as Value));
     }),
   );
