@@ -9,7 +9,7 @@
 import type { RegoErrorDetail, Term } from '../lang/ast.js';
 import { missingKind } from '../lang/visit.js';
 import type { TypeDecl } from './builtins/types.js';
-import { getDeclaration } from './builtins/index.js';
+import { declarationIn, type BuiltinOverlay } from './builtins/index.js';
 import { typeError } from './errors.js';
 import { refName } from './terms.js';
 import type { CompiledRule } from './tree.js';
@@ -122,12 +122,12 @@ export function typeString(t: TypeDecl): string {
 }
 
 /** Checks every built-in call of a rule body (and head) with compile-time-known argument types. */
-export function checkConstantArgs(rule: CompiledRule, errors: RegoErrorDetail[]): void {
+export function checkConstantArgs(rule: CompiledRule, errors: RegoErrorDetail[], overlay?: BuiltinOverlay): void {
   const visit = {
     call(op: Term, args: Term[], at: { location?: Term['location'] }) {
       const name = refName(op);
       if (!name || name.startsWith('data.')) return;
-      const b = getDeclaration(name);
+      const b = declarationIn(overlay, name);
       const want = b?.decl.args;
       if (!b || !want || b.decl.variadic) return;
       const inputs = args.slice(0, want.length);

@@ -3,7 +3,7 @@
 
 import type { Body, Module, RegoErrorDetail, Rule, Term } from '../lang/ast.js';
 import { forEachChildTerm, isClosure } from '../lang/visit.js';
-import { getDeclaration } from './builtins/index.js';
+import { declarationIn, type BuiltinOverlay } from './builtins/index.js';
 import { RegoCompileError } from './errors.js';
 import { declareAll, LocalNamer, openScope, renameBody, renameTerm, type Scope } from './locals.js';
 import { buildGlobals, packagePath, Resolver, ruleLocals } from './resolve.js';
@@ -38,6 +38,8 @@ export interface CompileOptions {
    * apply to v0 modules too.
    */
   strict?: boolean;
+  /** Custom built-ins of this policy (src/engine/custom-builtins.ts). */
+  builtins?: BuiltinOverlay;
 }
 
 export interface CompiledQuery {
@@ -101,7 +103,7 @@ export function arityOf(root: RuleNode, op: Term): number | undefined {
   }
   const name = refName(op);
   if (!name) return undefined;
-  const b = getDeclaration(name);
+  const b = declarationIn(root.builtins, name);
   if (!b || b.decl.variadic) return undefined;
   return b.decl.args?.length ?? 0;
 }
@@ -160,6 +162,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   stage(modules.flatMap((m) => m.rules.flatMap((r) => checkDeclarations(r, strict))));
   const errors: RegoErrorDetail[] = [];
   const root = new RuleNode([], undefined);
+  root.builtins = opts.builtins;
   // rule names per package, across modules
   const names = new Map<string, Set<string>>();
   for (const m of modules) {
@@ -196,7 +199,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
     checkRecursion(root, errors);
   }
   stage(errors);
-  for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkConstantArgs(x, errors);
+  for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkConstantArgs(x, errors, root.builtins);
   stage(errors);
   stage(modules.flatMap((m) => (v1(m) ? checkDeprecatedBuiltins(m) : [])));
   return new CompiledPolicy(root, modules);

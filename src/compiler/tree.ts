@@ -5,6 +5,7 @@
 
 import type { Body, Location, Module, Rule, Term } from '../lang/ast.js';
 import type { LocalNamer } from './locals.js';
+import type { BuiltinOverlay } from './builtins/table.js';
 
 export type RuleKind = 'complete' | 'set' | 'general' | 'function';
 
@@ -46,6 +47,8 @@ export class RuleNode {
   hasRules = false;
   /** Evaluator's caches (rule index, plan of the whole node). */
   cache: Record<string, unknown> = {};
+  /** On the root only: the policy's custom built-ins (see builtins/table.ts). */
+  builtins?: BuiltinOverlay;
   constructor(
     readonly path: string[],
     readonly parent: RuleNode | undefined,

@@ -2,7 +2,7 @@
 // called with a number of arguments it accepts (inputs, or inputs plus one output).
 
 import type { Body, RegoErrorDetail, Term } from '../lang/ast.js';
-import { getDeclaration } from './builtins/index.js';
+import { declarationIn } from './builtins/index.js';
 import { compileError, typeError } from './errors.js';
 import { typeOf, typeString } from './const-types.js';
 import { refName } from './terms.js';
@@ -31,7 +31,7 @@ export function checkCalls(body: Body, root: RuleNode, errors: RegoErrorDetail[]
       const name = refName(op);
       if (!name) return;
       if (SPECIAL.has(name)) return;
-      const b = getDeclaration(name);
+      const b = declarationIn(root.builtins, name);
       // Deprecated built-ins exist (as in OPA's capabilities); v1 modules get OPA's
       // "deprecated built-in function calls" error from a later stage (module-checks.ts).
       if (!b) {

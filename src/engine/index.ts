@@ -20,6 +20,7 @@ export { PartialQueries, partialPlan } from './partial.js';
 export { PartialError, UnknownError } from '../partial/index.js';
 export { EngineError, toEngineError, type AstError, type EngineErrorKind, type ErrorLocation } from './errors.js';
 export { planQuery, PlanCache } from './queries.js';
+export { CustomBuiltins, CustomBuiltinError, HaltError, type CustomBuiltin, type CustomBuiltinContext, type CustomBuiltinFn, type TypeSpec } from './custom-builtins.js';
 export { runPlan } from './run.js';
 export { queryDependencies, dependencyText, dependencyJSON, compareDependencyRefs, type Dependencies, type DependencyRef } from './dependencies.js';
 export type {

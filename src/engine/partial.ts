@@ -3,7 +3,9 @@
 // `{queries, support}`, `opa eval --partial`'s `{queries, modules}`).
 
 import { bodyToJSON, formatBody, formatModule, moduleToJSON, type Body, type Module } from '../lang/index.js';
-import { partialEval, type PartialOptions } from '../partial/index.js';
+import { partialEval, PartialError, type PartialOptions } from '../partial/index.js';
+import { Suspend } from '../eval/errors.js';
+import { asyncBuiltinOf } from './custom-builtins.js';
 import type { QueryPlan } from '../eval/query.js';
 import type { Value } from '../value/index.js';
 
@@ -45,6 +47,15 @@ export class PartialQueries {
 }
 
 export function partialPlan(plan: QueryPlan, o: PartialOptions): PartialQueries {
-  const r = partialEval(plan.policy, plan.cq, o);
+  let r: ReturnType<typeof partialEval>;
+  try {
+    r = partialEval(plan.policy, plan.cq, o);
+  } catch (e) {
+    // Partial evaluation is synchronous: a built-in that waits (an async custom one, or
+    // http.send with nondeterministic built-ins evaluated) cannot answer there.
+    if (!(e instanceof Suspend)) throw e;
+    const b = asyncBuiltinOf(e);
+    throw new PartialError(`${b?.name ?? 'a built-in that waits on I/O'}: asynchronous built-ins cannot be evaluated during partial evaluation`, b?.location);
+  }
   return new PartialQueries(r.queries, r.support);
 }

@@ -10,6 +10,8 @@ import type { Tracer } from '../eval/explain.js';
 import { planQuery } from './queries.js';
 import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
+import { asyncBuiltinOf, CustomBuiltins, type CustomBuiltin } from './custom-builtins.js';
+import { capabilitiesBuiltins } from '../compiler/builtins/index.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -18,6 +20,8 @@ export interface RegolithOptions {
   strictBuiltinErrors?: boolean;
   /** Where print() output goes (default: stderr). */
   print?: (message: string) => void;
+  /** Custom built-in functions of this instance (see custom-builtins.ts). */
+  builtins?: Iterable<CustomBuiltin>;
 }
 
 export interface EvaluateOptions {
@@ -100,14 +104,20 @@ export class PreparedQuery {
     };
   }
 
-  /** Evaluates synchronously. Throws if the policy needs I/O (use evaluateAsync). */
+  /** Evaluates synchronously. Throws IOPending if the policy needs I/O (use evaluateAsync). */
   evaluate(o: EvaluateOptions = {}): QueryResult[] {
-    return toResults(this.plan.run(this.opts(o)));
+    return toResults(this.evaluateRaw(o));
   }
 
   /** Rego values (sets, big numbers) instead of plain JS. */
   evaluateRaw(o: EvaluateOptions = {}): RawResult[] {
-    return this.plan.run(this.opts(o));
+    try {
+      return this.plan.run(this.opts(o));
+    } catch (e) {
+      const b = e instanceof IOPending ? asyncBuiltinOf(e) : undefined;
+      if (b) (e as IOPending).message = `${b.name} is asynchronous (its implementation returns a promise): use evaluateAsync`;
+      throw e;
+    }
   }
 
   async evaluateAsync(o: EvaluateOptions = {}): Promise<QueryResult[]> {
@@ -143,9 +153,25 @@ export class Regolith {
   /** decide()'s prepared queries by path; valid while the modules stay the same. */
   private readonly decisions = new Map<string, PreparedQuery>();
   data: unknown = {};
+  /** This instance's custom built-ins. */
+  readonly builtins: CustomBuiltins;
 
+  /** Throws CustomBuiltinError for a custom built-in that cannot be added. */
   constructor(options: RegolithOptions = {}) {
     this.options = options;
+    this.builtins = new CustomBuiltins(options.builtins ?? []);
+  }
+
+  /** Adds a custom built-in function (recompiling on next use). Throws CustomBuiltinError. */
+  addBuiltin(b: CustomBuiltin): this {
+    this.builtins.add(b);
+    this.modulesChanged();
+    return this;
+  }
+
+  /** The built-ins in OPA's capabilities JSON shape, this instance's custom ones included. */
+  capabilitiesBuiltins(): unknown[] {
+    return capabilitiesBuiltins(this.builtins);
   }
 
   /** Parses and adds (or replaces) a module. Throws RegoParseError. */
@@ -179,7 +205,7 @@ export class Regolith {
 
   /** Compiles the modules (cached until they change). Throws RegoCompileError. */
   compile(): CompiledPolicy {
-    this.compiled ??= compile([...this.modules.values()]);
+    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined });
     return this.compiled;
   }
 

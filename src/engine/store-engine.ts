@@ -16,6 +16,7 @@ import { refText } from '../lang/index.js';
 import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
 import { filterRuleMeta } from './filter-rule.js';
+import { CustomBuiltins, type CustomBuiltin } from './custom-builtins.js';
 import { filterTarget, targetMediaType, translateFilterResult } from './filter.js';
 import type {
   CompileRequest,
@@ -38,6 +39,8 @@ export interface RegolithEngineOptions {
   print?: (message: string) => void;
   /** Time budget per evaluation (ms). */
   timeoutMs?: number;
+  /** Custom built-in functions (see custom-builtins.ts). */
+  builtins?: Iterable<CustomBuiltin>;
 }
 
 type QueryResults = ReturnType<QueryPlan['run']>;
@@ -71,9 +74,13 @@ export class RegolithEngine implements Engine {
    * after a commit that did not carry its compiled policy (a writer that bypassed the engine).
    */
   readonly stats = { compiles: 0, rebuilds: 0 };
+  /** The custom built-ins every compiled policy carries. */
+  readonly builtins: CustomBuiltins;
 
+  /** Throws CustomBuiltinError for a custom built-in that cannot be added. */
   constructor(opts: RegolithEngineOptions = {}) {
     this.opts = opts;
+    this.builtins = new CustomBuiltins(opts.builtins ?? []);
     this.store = opts.store ?? new Store();
     this.regoVersion = opts.regoVersion ?? 'v1';
     this.state = this.fromSnapshot(this.store.snapshot());
@@ -91,7 +98,7 @@ export class RegolithEngine implements Engine {
   private compileAll(modules: Map<string, Module>): CompiledPolicy {
     this.stats.compiles++;
     try {
-      return compile([...modules.values()]);
+      return compile([...modules.values()], { builtins: this.builtins.size ? this.builtins : undefined });
     } catch (e) {
       throw toEngineError(e);
     }

@@ -9,7 +9,7 @@
 import type { Body, Expr, Term } from '../lang/ast.js';
 import { arityOf, type CompiledPolicy } from '../compiler/index.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
-import { getDeclaration } from '../compiler/builtins/index.js';
+import { declarationIn, getDeclaration } from '../compiler/builtins/index.js';
 
 /** Whether the expression's value is captured (reported as is, and checked against false). */
 export function captures(e: Expr, policy: CompiledPolicy): boolean {
@@ -21,7 +21,7 @@ export function captures(e: Expr, policy: CompiledPolicy): boolean {
   if (name === 'eq' || name === 'assign') return false;
   // A call captures when written without its output: as many operands as the function
   // takes inputs. Functions without a result (print) never do.
-  const builtin = name !== undefined ? getDeclaration(name) : undefined;
+  const builtin = name !== undefined ? declarationIn(policy.root.builtins, name) : undefined;
   if (builtin && builtin.decl.result === undefined) return false;
   const n = arityOf(policy.root, t[0]!);
   return n !== undefined && n === t.length - 1;

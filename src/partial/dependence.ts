@@ -7,7 +7,7 @@ import type { Term } from '../lang/ast.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { walkBody, walkTerm, type BodyVisitor } from '../compiler/walk.js';
 import { refName } from '../compiler/terms.js';
-import { getDeclaration } from '../compiler/builtins/index.js';
+import { declarationIn } from '../compiler/builtins/index.js';
 import type { Unknowns } from './unknowns.js';
 
 /** The constant string prefix of a ref from its root var (`input`, `data`), or undefined. */
@@ -114,7 +114,7 @@ export class Dependence {
   }
 
   isKeptBuiltin(name: string): boolean {
-    return !this.evalNondeterministic && !!getDeclaration(name)?.nondeterministic;
+    return !this.evalNondeterministic && !!declarationIn(this.root.builtins, name)?.nondeterministic;
   }
 
   /** Whether the node itself, or a rule it reads, depends on the unknowns. */

@@ -15,7 +15,7 @@ import type { CompiledPolicy } from '../compiler/index.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { fits, typeOf } from '../compiler/const-types.js';
-import { getBuiltin, type BuiltinDef } from '../eval/builtins/index.js';
+import { builtinIn, type BuiltinDef } from '../eval/builtins/index.js';
 import { builtinCall } from '../eval/closures/calls.js';
 import { IDENTIFIER } from '../lang/ref-text.js';
 import { constValue } from '../eval/closures/terms.js';
@@ -320,7 +320,7 @@ export class PartialEvaluator {
   }
 
   private builtin(name: string, loc?: Location): BuiltinDef {
-    const def = getBuiltin(name);
+    const def = builtinIn(this.policy.root, name);
     if (!def) throw new PartialError(`undefined function ${name}`, loc);
     return def;
   }

@@ -17,7 +17,7 @@
 import type { Expr, Term, With } from '../lang/ast.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { walkExpr, walkTerm } from '../compiler/walk.js';
-import { getBuiltin } from '../eval/builtins/index.js';
+import { builtinIn } from '../eval/builtins/index.js';
 import { EvalCtx } from '../eval/context.js';
 import { QueryPlan } from '../eval/query.js';
 import { RSet, type Value } from '../value/index.js';
@@ -123,7 +123,7 @@ function alwaysDefined(pe: PartialEvaluator, t: Term, mock: boolean): boolean {
       const p = rootPath(t);
       if (p?.[0] === 'data') return p.length === t.value.length && !!pe.policy.root.find(p.slice(1))?.isFunction;
       const n = refName(t);
-      return !!n && !!getBuiltin(n);
+      return !!n && !!builtinIn(pe.policy.root, n);
     }
     default:
       return false;

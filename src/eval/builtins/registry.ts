@@ -4,7 +4,7 @@
 
 import type { Location } from '../../lang/ast.js';
 import type { Value } from '../../value/index.js';
-import { getDeclaration, type BuiltinDecl } from '../../compiler/builtins/index.js';
+import { getDeclaration, type BuiltinDecl, type BuiltinOverlay } from '../../compiler/builtins/index.js';
 import { ndRecorded } from './nd-cache.js';
 
 export interface BuiltinContext {
@@ -73,6 +73,17 @@ export function registerBuiltins(impls: BuiltinImpl[]): void {
 
 export function getBuiltin(name: string): BuiltinDef | undefined {
   return table.get(name);
+}
+
+/**
+ * A built-in by name, the policy's custom ones included (the root's overlay holds
+ * BuiltinDefs: declarations with their implementation, see src/engine/custom-builtins.ts).
+ */
+export function builtinIn(root: { builtins?: BuiltinOverlay } | undefined, name: string): BuiltinDef | undefined {
+  const def = table.get(name);
+  if (def !== undefined || root?.builtins === undefined) return def;
+  const custom = root.builtins.get(name);
+  return custom !== undefined && 'fn' in custom ? (custom as BuiltinDef) : undefined;
 }
 
 export function allBuiltins(): BuiltinDef[] {

@@ -4,7 +4,7 @@
 
 import type { Location, Term } from '../../lang/ast.js';
 import { refName } from '../../compiler/terms.js';
-import { getBuiltin, type BuiltinDef } from '../builtins/registry.js';
+import { builtinIn, type BuiltinDef } from '../builtins/registry.js';
 import { BuiltinError } from '../builtins/errors.js';
 import { EvalCtx, type Frame, type Mock } from '../context.js';
 import { RegoEvalError, Suspend } from '../errors.js';
@@ -91,7 +91,7 @@ export function resolveCallee(op: Term, pc: PlanCtx, loc: Location | undefined):
     };
   }
   const name = refName(op) ?? '';
-  const def = getBuiltin(name);
+  const def = builtinIn(pc.root, name);
   if (!def) throw new Error(`undefined function ${name}`);
   const invoke = (fr: Frame, args: Value[], k: K): boolean => {
     const mocks = fr.ev.mocks;

@@ -3,7 +3,7 @@
 
 import type { Body, Every, Expr, SomeDecl, Term } from '../../lang/ast.js';
 import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/terms.js';
-import { getBuiltin } from '../builtins/registry.js';
+import { builtinIn } from '../builtins/registry.js';
 import { member2 } from '../builtins/internal.js';
 import type { Frame } from '../context.js';
 import { isCollection } from '../../value/collections.js';
@@ -198,7 +198,7 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
     n = node?.isFunction ? node.arity : undefined;
     if (node?.isFunction) fn = node;
   } else {
-    const d = getBuiltin(name ?? '');
+    const d = builtinIn(pc.root, name ?? '');
     n = d && !d.decl.variadic ? (d.decl.args?.length ?? 0) : undefined;
   }
   if (n !== undefined && args.length === n + 1) {

@@ -4,7 +4,7 @@
 
 import type { Expr, Term } from '../../lang/ast.js';
 import { refName } from '../../compiler/terms.js';
-import { getBuiltin } from '../builtins/registry.js';
+import { builtinIn } from '../builtins/registry.js';
 import { EvalCtx, type Frame, type Mock, type OverrideNode } from '../context.js';
 import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { PlanCtx } from './ctx.js';
@@ -29,7 +29,7 @@ function functionMock(value: Term, pc: PlanCtx): Mock | undefined {
   if (value.type === 'var' || value.type === 'ref') {
     const name = refName(value);
     if (name && !(value.type === 'var' && pc.slots.has(name))) {
-      const def = getBuiltin(name);
+      const def = builtinIn(pc.root, name);
       if (def) return { kind: 'builtin', def };
     }
   }
