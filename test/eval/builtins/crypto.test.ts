@@ -99,4 +99,25 @@ describe('x509', () => {
     expect((pair.Certificate as string[]).length).toBe(1);
     expect(() => call('crypto.x509.parse_keypair', read('leaf.pem'), read('rsa.key'))).toThrow('private key does not match');
   });
+
+  it('marshals public and private keys as Go key structs do', () => {
+    const parse = (pem: string) => toJS(call('crypto.x509.parse_certificates', pem)!) as Record<string, unknown>[];
+    const [leafKey, caKey] = [parse(read('leaf.pem'))[0]!.PublicKey, parse(read('ca.pem'))[0]!.PublicKey] as Record<string, unknown>[];
+    const [rsa, ec] = toJS(call('crypto.parse_private_keys', read('ca.key') + read('leaf.key'))!) as Record<string, unknown>[];
+    // ecdsa.PublicKey {Curve, X, Y}; ecdsa.PrivateKey adds D.
+    expect(Object.keys(leafKey!)).toEqual(['Curve', 'X', 'Y']);
+    expect([ec!.X, ec!.Y]).toEqual([leafKey!.X, leafKey!.Y]);
+    // rsa.PublicKey {N, E}; rsa.PrivateKey adds D, Primes and Precomputed.
+    expect(Object.keys(caKey!)).toEqual(['N', 'E']);
+    expect(Object.keys(rsa!)).toEqual(['N', 'E', 'D', 'Primes', 'Precomputed']);
+    expect([rsa!.N, rsa!.E]).toEqual([caKey!.N, 65537]);
+    expect(Object.keys(rsa!.Precomputed as object)).toEqual(['Dp', 'Dq', 'Qinv', 'CRTValues']);
+    // ed25519: the public key's 32 bytes; the private key's 64, the seed then the public key.
+    ssl('genpkey', '-algorithm', 'ed25519', '-out', f('ed.key'));
+    ssl('req', '-x509', '-key', f('ed.key'), '-out', f('ed.pem'), '-days', '1', '-subj', '/CN=ed');
+    const edPublic = Buffer.from(parse(read('ed.pem'))[0]!.PublicKey as string, 'base64');
+    const edPrivate = Buffer.from((toJS(call('crypto.parse_private_keys', read('ed.key'))!) as string[])[0]!, 'base64');
+    expect([edPublic.length, edPrivate.length]).toEqual([32, 64]);
+    expect(edPrivate.subarray(32)).toEqual(edPublic);
+  });
 });

@@ -6,7 +6,7 @@ import { registerBuiltins, type BuiltinImpl } from '../registry.js';
 import { builtinError, operandError } from '../errors.js';
 import { isNumber, isPlainObject, objectEntries, RObject, toDecimal, type PlainObject, type Value } from '../../../value/index.js';
 import { pemDecode } from '../jwt/keys.js';
-import { certificateJSON, certificateRequestJSON, privateKeyGoJSON } from './x509.js';
+import { certificateJSON, certificateRequestJSON, keyGoJSON } from './x509.js';
 
 function stringArg(args: Value[], i: number): string {
   const v = args[i]!;
@@ -240,7 +240,7 @@ const defs: BuiltinImpl[] = [
       if (input === '') return [];
       const src = pemOrBase64(input);
       if (typeof src !== 'string') return [];
-      return pemBlocks(src).map((b) => wrapErr(() => privateKeyGoJSON(privateKeyFrom(b.type, b.der))));
+      return pemBlocks(src).map((b) => wrapErr(() => keyGoJSON(privateKeyFrom(b.type, b.der))));
     },
   },
   {
@@ -258,7 +258,7 @@ const defs: BuiltinImpl[] = [
       if (!leaf.checkPrivateKey(key)) throw builtinError('tls: private key does not match public key');
       return {
         Certificate: blocks.map((b) => b.der.toString('base64')),
-        PrivateKey: privateKeyGoJSON(key),
+        PrivateKey: keyGoJSON(key),
         SupportedSignatureAlgorithms: null,
         OCSPStaple: null,
         SignedCertificateTimestamps: null,

@@ -68,29 +68,13 @@ function pkixName(n: Node): PlainObject {
   return o;
 }
 
-/** The public key as Go's key structs marshal (RSA {N, E}; ECDSA {Curve, X, Y}; Ed25519 bytes). */
+/** The certificate's public key as Go marshals it (keyGoJSON); null for a key Node cannot read. */
 function publicKeyJSON(spki: Node): Value {
   try {
-    const key = crypto.createPublicKey({ key: spki.raw, format: 'der', type: 'spki' });
-    const jwk = key.export({ format: 'jwk' });
-    const int = (s?: string) => (s ? num(BigInt('0x' + Buffer.from(s, 'base64url').toString('hex'))) : null);
-    const o = newPlainObject();
-    if (jwk.kty === 'RSA') {
-      o.N = int(jwk.n);
-      o.E = int(jwk.e);
-      return o;
-    }
-    if (jwk.kty === 'EC') {
-      o.Curve = newPlainObject();
-      o.X = int(jwk.x);
-      o.Y = int(jwk.y);
-      return o;
-    }
-    if (jwk.kty === 'OKP' && jwk.x) return b64(Buffer.from(jwk.x, 'base64url'));
+    return keyGoJSON(crypto.createPublicKey({ key: spki.raw, format: 'der', type: 'spki' }));
   } catch {
-    // unknown key types marshal as null
+    return null; // unknown key types marshal as null
   }
-  return null;
 }
 
 function urlJSON(u: string): Value {
@@ -306,33 +290,42 @@ export function certificateRequestJSON(der: Buffer): PlainObject {
   }
 }
 
-/** A private key as Go's key structs marshal to JSON (rsa.PrivateKey, ecdsa.PrivateKey, ed25519). */
-export function privateKeyGoJSON(key: crypto.KeyObject): Value {
+/**
+ * A public or private key as Go's key structs marshal to JSON (rsa, ecdsa, ed25519): RSA {N, E}, ECDSA {Curve, X, Y}, Ed25519 its
+ * bytes; a private key adds D (RSA also Primes and Precomputed) and Ed25519's seed goes
+ * before the public bytes. Other key types: null.
+ */
+export function keyGoJSON(key: crypto.KeyObject): Value {
   const jwk = key.export({ format: 'jwk' });
+  const priv = key.type === 'private';
   const int = (s?: string) => (s ? num(BigInt('0x' + Buffer.from(s, 'base64url').toString('hex'))) : null);
   const o = newPlainObject();
   if (jwk.kty === 'RSA') {
     o.N = int(jwk.n);
     o.E = int(jwk.e);
-    o.D = int(jwk.d);
-    o.Primes = [int(jwk.p), int(jwk.q)];
-    const pre = newPlainObject();
-    pre.Dp = int(jwk.dp);
-    pre.Dq = int(jwk.dq);
-    pre.Qinv = int(jwk.qi);
-    pre.CRTValues = [];
-    o.Precomputed = pre;
+    if (priv) {
+      o.D = int(jwk.d);
+      o.Primes = [int(jwk.p), int(jwk.q)];
+      const pre = newPlainObject();
+      pre.Dp = int(jwk.dp);
+      pre.Dq = int(jwk.dq);
+      pre.Qinv = int(jwk.qi);
+      pre.CRTValues = [];
+      o.Precomputed = pre;
+    }
     return o;
   }
   if (jwk.kty === 'EC') {
     o.Curve = newPlainObject();
     o.X = int(jwk.x);
     o.Y = int(jwk.y);
-    o.D = int(jwk.d);
+    if (priv) o.D = int(jwk.d);
     return o;
   }
-  if (jwk.kty === 'OKP' && jwk.d && jwk.x) {
-    return b64(Buffer.concat([Buffer.from(jwk.d, 'base64url'), Buffer.from(jwk.x, 'base64url')]));
+  if (jwk.kty === 'OKP' && jwk.x) {
+    const pub = Buffer.from(jwk.x, 'base64url');
+    if (!priv) return b64(pub);
+    return jwk.d ? b64(Buffer.concat([Buffer.from(jwk.d, 'base64url'), pub])) : null;
   }
   return null;
 }
