@@ -57,6 +57,7 @@ export class BundlePlugin implements Plugin {
   private listeners: ((name: string) => void)[] = [];
 
   private started = false;
+  private ready = false;
 
   constructor(private opts: BundlePluginOptions) {
     this.timing = opts.timing ?? REAL_TIMING;
@@ -143,7 +144,11 @@ export class BundlePlugin implements Plugin {
   }
 
   status(): PluginStatus {
+    // As OPA: once every bundle has been activated the plugin stays OK, also when a new
+    // configuration (discovery) adds a bundle that is still downloading.
+    if (this.ready) return { state: 'OK' };
     for (const e of this.entries.values()) if (!e.activatedOnce) return { state: 'NOT_READY' };
+    this.ready = true;
     return { state: 'OK' };
   }
 
