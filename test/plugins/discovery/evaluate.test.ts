@@ -26,6 +26,24 @@ main := {"bundles": {"main": {"resource": sprintf("bundles/%s.tar.gz", [opa.runt
     });
   });
 
+  it("the README's example: the bundle chosen by a boot label read with opa.runtime()", () => {
+    const b = makeBundle({
+      revision: '1',
+      modules: {
+        'config.rego': `package config
+
+main := {
+  "bundles": {"authz": {"service": "control", "resource": sprintf("bundles/%s/authz.tar.gz", [opa.runtime().config.labels.region])}},
+  "decision_logs": {"service": "control", "reporting": {"min_delay_seconds": 5, "max_delay_seconds": 10}},
+  "status": {"service": "control"},
+}
+`,
+      },
+    });
+    const cfg = evaluateDiscovery(b, { query: 'data.config.main', runtime: { config: { labels: { region: 'eu-west' } } } });
+    expect(cfg['bundles']).toEqual({ authz: { service: 'control', resource: 'bundles/eu-west/authz.tar.gz' } });
+  });
+
   it('replaces ${VAR} in the result from the environment', () => {
     const b = makeBundle({ revision: '1', data: { config: { labels: { team: '${TEAM}' } } } });
     expect(evaluateDiscovery(b, { query: 'data.config', env: { TEAM: 'blue' } })).toEqual({ labels: { team: 'blue' } });
