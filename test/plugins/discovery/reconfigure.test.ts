@@ -11,6 +11,7 @@ import { BundlePlugin } from '../../../src/plugins/bundle/plugin.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { PluginManager } from '../../../src/plugins/manager.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
+import { registerAdapterType } from '../../../src/plugins/adapters/registry.js';
 import { archive, fastTiming, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 
 type Doc = Record<string, any>;
@@ -131,5 +132,32 @@ describe('PluginManager.reconfigure', () => {
     await manager.reconfigure(validateConfig({ labels: { b: '3' } }));
     expect(manager.decisionLogs).toBeUndefined();
     expect(manager.pluginStates()).not.toHaveProperty('decision_logs');
+  });
+});
+
+describe('adapters under a new configuration', () => {
+  it('keeps an unchanged adapter running, replaces a changed one, starts a new one, removes a dropped one and its document', async () => {
+    registerAdapterType('discovery_test_doc', {
+      kind: 'data',
+      settings: (s) => s.str('value') ?? '',
+      data: (value) => ({ read: async () => ({ value: value as string }) }),
+    });
+    const svc = await server((_req, res) => res.end());
+    const cfg = (adapters: Doc) => validateConfig({ services: { s: { url: svc.url } }, adapters });
+    const polling = { min_delay_seconds: 1, max_delay_seconds: 1 };
+    const engine = new RegolithEngine();
+    const manager = new PluginManager({ config: cfg({ keep: { type: 'discovery_test_doc', service: 's', value: 'k', polling }, change: { type: 'discovery_test_doc', service: 's', value: 'c1', polling }, drop: { type: 'discovery_test_doc', service: 's', value: 'd', polling } }), engine, timing: fastTiming(20) });
+    cleanup.push(() => manager.stop());
+    await manager.start();
+    const doc = async (name: string) => (await engine.evaluate([name, 'value'], {})).result;
+    await waitFor('all three documents', async () => (await doc('keep')) === 'k' && (await doc('change')) === 'c1' && (await doc('drop')) === 'd');
+    const kept = manager.adapters!.data.get('keep');
+
+    await manager.reconfigure(cfg({ keep: { type: 'discovery_test_doc', service: 's', value: 'k', polling }, change: { type: 'discovery_test_doc', service: 's', value: 'c2', polling }, add: { type: 'discovery_test_doc', service: 's', value: 'a', polling } }));
+    expect(manager.adapters!.data.get('keep')).toBe(kept);
+    expect([...manager.adapters!.data.keys()].sort()).toEqual(['add', 'change', 'keep']);
+    await waitFor('the changed and the new document', async () => (await doc('change')) === 'c2' && (await doc('add')) === 'a');
+    expect(await doc('drop')).toBeUndefined();
+    expect(Object.keys(manager.pluginStates()).filter((n) => n.startsWith('adapter/')).sort()).toEqual(['adapter/add', 'adapter/change', 'adapter/keep']);
   });
 });
