@@ -1,13 +1,26 @@
-// The `regolith` command: a commander program whose subcommands come from the registry
-// in registry/index.ts. Usage errors (unknown flag or command, missing argument) and
+// The `regolith` command: a commander program whose subcommands come from the list in
+// commands/index.ts (only the one named on the command line is loaded). Usage errors (unknown flag or command, missing argument) and
 // command failures print a message on stderr and exit with code 1, as `opa` does.
 
 import { Command, CommanderError } from 'commander';
-import { commands } from './registry/index.js';
+import { commands } from './commands/index.js';
+import type { Subcommand } from './command.js';
 import { CLIError, examples, printError, red } from './io.js';
 import { regolithVersion } from './version-info.js';
 
-export function createProgram(): Command {
+/**
+ * The subcommands to declare for these arguments: the one named (also after `help`), none
+ * for a lone `--version`, all of them otherwise (the overview, or suggestions for a typo).
+ */
+async function subcommandsFor(args: string[]): Promise<Subcommand[]> {
+  const positional = args.filter((a) => !a.startsWith('-'));
+  const name = positional[0] === 'help' && positional.length > 1 ? positional[1] : positional[0];
+  if (name !== undefined && Object.hasOwn(commands, name)) return [(await commands[name]!()).default];
+  if (name === undefined && args.length > 0 && args.every((a) => a === '--version')) return [];
+  return Promise.all(Object.values(commands).map(async (load) => (await load()).default));
+}
+
+export async function createProgram(args: string[]): Promise<Command> {
   const program = new Command('regolith')
     .description('Regolith: a policy decision server with an embedded Rego evaluator, compatible with Open Policy Agent')
     .version(regolithVersion(), '--version', 'print the version of regolith')
@@ -25,7 +38,7 @@ export function createProgram(): Command {
         'regolith capabilities --current',
       ]),
     );
-  for (const register of commands) {
+  for (const { register } of await subcommandsFor(args)) {
     const sub = register(program);
     sub.exitOverride().showHelpAfterError(`(run 'regolith ${sub.name()} --help' for usage)`);
     sub.configureOutput({ outputError: (str, write) => write(red(str)) });
@@ -35,8 +48,8 @@ export function createProgram(): Command {
 
 /** Runs the CLI and returns the exit code (never throws). */
 export async function run(argv: string[]): Promise<number> {
-  const program = createProgram();
   try {
+    const program = await createProgram(argv.slice(2));
     await program.parseAsync(argv);
     return process.exitCode === undefined ? 0 : Number(process.exitCode);
   } catch (e) {

@@ -3,28 +3,28 @@
 // --exclude-files-verify), turned into the bundle loader's VerificationConfig.
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import type { Command } from 'commander';
 import type { VerificationConfig } from '../bundle/index.js';
+import { group, opt, type Options } from './command.js';
 import { collectList } from './options.js';
 
-export interface VerificationFlags {
-  verificationKey?: string;
-  verificationKeyId: string;
-  signingAlg: string;
-  scope?: string;
-  excludeFilesVerify: string[];
-}
+const signingAlg = () => opt('--signing-alg <alg>', 'name of the signing algorithm', 'RS256');
 
-/** Adds the verification flags (--signing-alg only when the command has not got it already). */
-export function addVerificationOptions(cmd: Command, withSigningAlg = true): Command {
-  cmd
-    .option('--verification-key <key>', 'set the secret (HMAC) or path of the PEM file containing the public key (RSA and ECDSA)')
-    .option('--verification-key-id <id>', 'name assigned to the verification key used for bundle verification', 'default')
-    .option('--scope <scope>', 'scope to use for bundle signature verification')
-    .option('--exclude-files-verify <glob>', 'set file names to exclude during bundle verification', collectList, []);
-  if (withSigningAlg) cmd.option('--signing-alg <alg>', 'name of the signing algorithm', 'RS256');
-  return cmd;
-}
+const verificationFlags = [
+  opt('--verification-key <key>', 'set the secret (HMAC) or path of the PEM file containing the public key (RSA and ECDSA)'),
+  opt('--verification-key-id <id>', 'name assigned to the verification key used for bundle verification', 'default'),
+  opt('--scope <scope>', 'scope to use for bundle signature verification'),
+  opt('--exclude-files-verify <glob>', 'set file names to exclude during bundle verification', collectList, [] as string[]),
+] as const;
+
+export type VerificationFlags = Options<[...typeof verificationFlags, ReturnType<typeof signingAlg>]>;
+
+/** The verification flags, with --signing-alg (build declares its own, for signing, before them). */
+export const verification = () => group(...verificationFlags, signingAlg());
+
+/** The verification flags without --signing-alg. */
+export const verificationWithoutSigningAlg = () => group(...verificationFlags);
+
+export { signingAlg };
 
 /** Key material given on the command line: a file's content when one exists at that path. */
 export function keyMaterial(value: string): string {

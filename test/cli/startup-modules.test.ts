@@ -89,6 +89,8 @@ describe('start-up loads only what a subcommand uses', () => {
     expect(r.stdout).toContain('Version: ');
     for (const folder of ['src/lang/', 'src/compiler/', 'src/eval/', 'src/server/', 'src/plugins/', 'src/storage/', 'src/console/', 'src/integrations/']) expect(under(r.sources, folder)).toEqual([]);
     expect([...r.packages].filter((p) => p !== 'commander')).toEqual([]);
+    // Only the file of the subcommand that runs (src/cli/commands/index.ts lists the others).
+    expect(under(r.sources, 'src/cli/commands/').sort()).toEqual(['src/cli/commands/index.ts', 'src/cli/commands/version.ts']);
   });
 
   it('parse: the parser, not the evaluator, server, plugins or heavy libraries', () => {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { expect } from 'vitest';
-import { registerRun } from '../../src/cli/registry/run.js';
+import runCommand from '../../src/cli/commands/run.js';
 import { applySet, parseConfigText, validateConfig, type Config } from '../../src/plugins/config/index.js';
 
 export type Obj = Record<string, any>;
@@ -46,7 +46,7 @@ export interface RunArgs {
 export function parseRunArgs(args: string[]): RunArgs {
   expect(args[0], 'the subcommand').toBe('run');
   const program = new Command('regolith').exitOverride().enablePositionalOptions();
-  const run = registerRun(program);
+  const run = runCommand.register(program);
   let captured: RunArgs | undefined;
   run.exitOverride().configureOutput({ writeErr: () => {}, writeOut: () => {} });
   run.action((paths: string[], opts: Omit<RunArgs, 'paths'>) => {

@@ -14,22 +14,37 @@ import { BENCH_FORMATS } from '../options.js';
 import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
 import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { parseInputText } from './eval.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { benchmem, bundlePaths, data, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
 
-interface BenchFlags {
-  data: string[];
-  bundle: string[];
-  input?: string;
-  stdinInput?: boolean;
-  format: string;
-  count: string;
-  benchmem: boolean;
-  metrics: boolean;
-  fail: boolean;
-  ignore: string[];
-  benchtime: string;
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-}
+const benchCommand = command({
+  name: 'bench',
+  description: 'Benchmark a Rego query',
+  args: [['<query>', 'the Rego query to benchmark']],
+  flags: [
+    data(),
+    bundlePaths(),
+    input(),
+    stdinInput(),
+    format(BENCH_FORMATS, 'pretty'),
+    opt('--count <n>', 'number of times to repeat each benchmark', '1'),
+    opt('--benchtime <seconds>', 'how long each benchmark runs (seconds)', '1'),
+    ...benchmem(),
+    opt('--metrics', 'report latency percentiles with benchmark results (default true)', true),
+    opt('--no-metrics', 'do not report latency percentiles'),
+    opt('--fail', 'exits with non-zero exit code on undefined/empty result and errors (default true)', true),
+    opt('--no-fail', 'benchmark even when the result is undefined'),
+    ignore(),
+    v0Compatible(),
+    v1Compatible(),
+  ],
+  examples: [
+    "regolith bench -d examples/sample -i input.json 'data.httpapi.authz.allow'",
+    "regolith bench --format json --count 3 -b bundle.tar.gz 'data.authz.allow'",
+  ],
+});
+
+type BenchFlags = OptionsOf<typeof benchCommand>;
 
 const FORMATS = BENCH_FORMATS;
 const LATENCY_SAMPLES = 1000;
@@ -146,5 +161,4 @@ async function doBench(query: string, f: BenchFlags): Promise<void> {
   }
 }
 
-/** The `regolith bench` action (its flags are declared in ../registry/bench.ts). */
-export const benchAction = async (query: string, f: BenchFlags) => doBench(query, f);
+export default benchCommand.action(doBench);

@@ -16,28 +16,42 @@ import {
 } from '../../bundle/index.js';
 import { prettyErrors } from '../rego-errors.js';
 import { CLIError } from '../io.js';
-import { verificationConfig } from '../verification-flags.js';
+import { signingAlg, verificationConfig, verificationWithoutSigningAlg } from '../verification-flags.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
 
-interface BuildFlags {
-  output: string;
-  revision?: string;
-  ignore: string[];
-  bundle?: boolean;
-  target: string;
-  signingKey?: string;
-  signingAlg: string;
-  claimsFile?: string;
-  verificationKey?: string;
-  verificationKeyId: string;
-  scope?: string;
-  excludeFilesVerify: string[];
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-  push?: string;
-  plainHttp?: boolean;
-  registryUser?: string;
-  registryTokenFile?: string;
-}
+const buildCommand = command({
+  name: 'build',
+  description: 'Build a bundle',
+  args: [['<path...>', 'policy and data files or directories (bundle directories or archives with -b)']],
+  flags: [
+    opt('-o, --output <file>', 'set the output filename', 'bundle.tar.gz'),
+    opt('-r, --revision <revision>', 'set output bundle revision'),
+    bundleMode(),
+    ignore("set file and directory names to ignore during loading (e.g., '.*' excludes hidden files)"),
+    opt('-t, --target <target>', 'set the output bundle target type (only "rego")', 'rego'),
+    opt('--signing-key <key>', 'set the secret (HMAC) or path of the PEM file containing the private key (RSA and ECDSA)'),
+    signingAlg(),
+    opt('--claims-file <file>', "set path of JSON file containing optional claims (see OPA's signature format)"),
+    opt('--push <ref>', 'also push the bundle to an OCI registry as host[:port]/repository[:tag], in the layout OPA pulls (services.<name>.type: oci)'),
+    opt('--plain-http', 'push over plain HTTP (a registry on loopback)'),
+    opt('--registry-user <user>', 'push with Basic credentials; the password comes from REGOLITH_REGISTRY_PASSWORD'),
+    opt('--registry-token-file <file>', 'push with the Bearer token in this file (or set REGOLITH_REGISTRY_TOKEN)'),
+    v0Compatible(),
+    v1Compatible(),
+    verificationWithoutSigningAlg(),
+  ],
+  examples: [
+    'regolith build policy.rego data.json              # files → bundle.tar.gz',
+    'regolith build -b policies/ -o authz.tar.gz -r v42  # a bundle directory, with a revision',
+    'regolith build -b policies/ --signing-key private.pem --signing-alg RS256',
+    'regolith build -b policies/ --signing-key secret --signing-alg HS256 --claims-file claims.json',
+    'regolith build --ignore "*_test.rego" --ignore ".*" src/',
+    'regolith build -b policies/ -r v43 --push ghcr.io/acme/authz:v43   # token in REGOLITH_REGISTRY_TOKEN',
+  ],
+});
+
+type BuildFlags = OptionsOf<typeof buildCommand>;
 
 function readClaims(path: string): Record<string, unknown> {
   let text: string;
@@ -152,5 +166,4 @@ async function push(f: BuildFlags, archive: Buffer, revision: string | undefined
   }
 }
 
-/** The `regolith build` action (its flags are declared in ../registry/build.ts). */
-export const buildAction = async (paths: string[], flags: BuildFlags) => doBuild(paths, flags);
+export default buildCommand.action(doBuild);

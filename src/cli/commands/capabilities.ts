@@ -7,6 +7,24 @@ import { capabilitiesBuiltins } from '../../engine/capabilities.js';
 import { sortKeysDeep } from '../../value/index.js';
 import { CLIError, out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { v0Compatible } from '../flags.js';
+
+const capabilitiesCommand = command({
+  name: 'capabilities',
+  description: 'Print the capabilities of regolith',
+  flags: [
+    opt('--current', 'print current capabilities'),
+    opt('--version <version>', 'print capabilities of a specific version'),
+    opt('--file <path>', 'print capabilities defined by a file'),
+    v0Compatible(),
+  ],
+  examples: [
+    'regolith capabilities                 # list the capabilities versions known',
+    'regolith capabilities --current       # the built-ins and features of this build',
+    'regolith capabilities --file caps.json',
+  ],
+});
 
 export function currentCapabilities(v0: boolean): Record<string, unknown> {
   return {
@@ -26,8 +44,7 @@ function futureKeywords(v0: boolean): string[] {
   return v0 ? ['contains', 'every', 'if', 'in'] : ['and', 'not', 'or'];
 }
 
-/** The `regolith capabilities` action (its flags are declared in ../registry/capabilities.ts). */
-export const capabilitiesAction = (opts: { current?: boolean; version?: string; file?: string; v0Compatible?: boolean }) => {
+function capabilitiesAction(opts: OptionsOf<typeof capabilitiesCommand>): void {
   const mine = `v${regolithVersion()}`;
   let caps: unknown;
   if (opts.version) {
@@ -52,4 +69,6 @@ export const capabilitiesAction = (opts: { current?: boolean; version?: string; 
     return;
   }
   out(JSON.stringify(caps, null, 2));
-};
+}
+
+export default capabilitiesCommand.action(capabilitiesAction);

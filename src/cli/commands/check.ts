@@ -10,6 +10,24 @@ import { readBundleEntries } from '../../bundle/index.js';
 import { globMatch } from '../../bundle/verify.js';
 import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundleMode, format, ignore, strict, v0Compatible, v1Compatible } from '../flags.js';
+
+const checkCommand = command({
+  name: 'check',
+  description: 'Check Rego source files',
+  args: [['<path...>', 'Rego files or directories (bundles with -b)']],
+  flags: [
+    format(['pretty', 'json'], 'pretty', 'set output format (pretty, json)'),
+    bundleMode(),
+    strict(),
+    opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early (0 for no limit)', '10'),
+    ignore(),
+    v0Compatible(),
+    v1Compatible(),
+  ],
+  examples: ['regolith check policies/', 'regolith check --strict --format json policy.rego', 'regolith check -b bundle.tar.gz'],
+});
 
 interface Source {
   file: string;
@@ -54,8 +72,7 @@ async function bundleFiles(path: string): Promise<Source[]> {
     .map((e) => ({ file: statSync(path).isDirectory() ? join(path, e.path) : '/' + e.path, text: Buffer.from(e.bytes).toString('utf8'), version }));
 }
 
-/** The `regolith check` action (its flags are declared in ../registry/check.ts). */
-export const checkAction = async (paths: string[], opts: { format: string; bundle?: boolean; strict?: boolean; maxErrors: string; ignore: string[]; v0Compatible?: boolean }) => {
+async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>): Promise<void> {
   if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
   const max = Number(opts.maxErrors);
   if (!Number.isInteger(max) || max < 0) throw new CLIError(`invalid --max-errors value "${opts.maxErrors}"`);
@@ -88,4 +105,6 @@ export const checkAction = async (paths: string[], opts: { format: string; bundl
   if (compiled && shown.length < errors.length) shown = [...shown, { code: 'rego_compile_error', message: 'error limit reached' }];
   process.stderr.write((opts.format === 'json' ? jsonErrors(shown) : prettyErrors(shown)) + '\n');
   throw new CLIError('');
-};
+}
+
+export default checkCommand.action(checkAction);

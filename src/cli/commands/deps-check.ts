@@ -14,14 +14,30 @@ import { loadPaths } from '../../runtime/load-paths.js';
 import { buildPolicySet, CommandErrors } from '../../runtime/policy-set.js';
 import { prepareQuery, runPrepared } from '../../runtime/query.js';
 import { asciiTable } from '../result-table.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { data, format } from '../flags.js';
 
-interface Flags {
-  insightsUrl?: string;
-  configFile?: string;
-  policy?: string;
-  data: string[];
-  format: string;
-}
+const depsCheckCommand = command({
+  name: 'deps-check',
+  description: 'Check the packages a lockfile names against a supply-chain policy, with data from the package insights service',
+  args: [['<lockfile...>', 'package-lock.json, npm-shrinkwrap.json, go.sum, Cargo.lock, requirements*.txt, poetry.lock, Maven coordinate lists, purl lists']],
+  flags: [
+    opt('--insights-url <url>', 'the package insights service (its base URL)'),
+    opt('-c, --config-file <path>', 'a configuration file: its package_insights adapter names the service and credentials'),
+    opt('--policy <dir>', 'policy and data files to evaluate instead of the shipped supply-chain policy (must define data.regolith.supply_chain.violations)'),
+    data('extra data files (e.g. settings under data.supply_chain); repeatable'),
+    format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
+  ],
+  examples: [
+    'regolith deps-check --insights-url https://insights.example package-lock.json',
+    'regolith deps-check -c regolith.yaml --format json go.sum Cargo.lock',
+    'regolith deps-check --insights-url $URL -d settings.json requirements.txt',
+    '',
+    'Exit codes: 0 no violations, 1 violations, 2 an error (bad lockfile, unreachable service, bad policy).',
+  ],
+});
+
+type Flags = OptionsOf<typeof depsCheckCommand>;
 
 export interface Violation {
   system: string;
@@ -71,7 +87,7 @@ function render(vs: Violation[], format: string, checked: number): string {
   return asciiTable(['Package', 'Rule', 'Message'], rows) + `${vs.length} violation${vs.length === 1 ? '' : 's'} in ${checked} package versions`;
 }
 
-export async function depsCheckAction(lockfiles: string[], f: Flags): Promise<void> {
+async function depsCheckAction(lockfiles: string[], f: Flags): Promise<void> {
   if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "--format" flag: must be one of {pretty, json}`, 2);
   const service = serviceOf(f);
   const settings: InsightsSettings = { lockfiles, packages: [], purls: [], requirements: false };
@@ -106,3 +122,5 @@ export async function depsCheckAction(lockfiles: string[], f: Flags): Promise<vo
   out(render(violations, f.format, insights.packages.length));
   if (violations.length) process.exitCode = 1;
 }
+
+export default depsCheckCommand.action(depsCheckAction);

@@ -13,28 +13,46 @@ import { CLIError } from '../io.js';
 import { loadPaths, LoadError } from '../../runtime/load-paths.js';
 import { buildPolicySet, toErrorDetails } from '../../runtime/policy-set.js';
 import { prepareQuery, runPrepared } from '../../runtime/query.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundlePaths, data, explain, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { collectList } from '../options.js';
 
-interface EvalFlags {
-  data: string[];
-  bundle: string[];
-  input?: string;
-  stdinInput?: boolean;
-  inputFormat?: string;
-  stdin?: boolean;
-  format: string;
-  fail?: boolean;
-  failDefined?: boolean;
-  explain?: string;
-  metrics?: boolean;
-  partial?: boolean;
-  unknowns: string[];
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-  strictBuiltinErrors?: boolean;
-  timeout: string;
-  ignore: string[];
-  prettyLimit: string;
-}
+const evalCommand = command({
+  name: 'eval',
+  description: 'Evaluate a Rego query',
+  args: [['[query]', 'the Rego query to evaluate (e.g. data.authz.allow)']],
+  flags: [
+    data('set policy or data file(s); repeatable; "prefix:path" loads under data.prefix'),
+    bundlePaths(),
+    input(),
+    stdinInput(),
+    opt('--input-format <format>', "set the input document's format (json, yaml, tombstone: a native crash report protobuf); default: JSON or YAML by its contents"),
+    opt('--stdin', 'read query from stdin'),
+    format(EVAL_FORMATS, 'json'),
+    opt('--fail', 'exits with non-zero exit code on undefined/empty result and errors'),
+    opt('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors'),
+    explain('notes, fails, full, debug'),
+    opt('--metrics', 'report query performance metrics'),
+    opt('-p, --partial', 'perform partial evaluation: print the conditions on the unknowns under which the query holds'),
+    opt('-u, --unknowns <term>', 'set paths to treat as unknown during partial evaluation; repeatable (default: input)', collectList, [] as string[]),
+    v0Compatible(),
+    v1Compatible(),
+    opt('--strict-builtin-errors', 'treat the first built-in function error encountered as fatal'),
+    opt('--timeout <duration>', 'set eval timeout (e.g. 5s, 250ms; 0 means no timeout)', '0'),
+    ignore(),
+    opt('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80'),
+  ],
+  examples: [
+    "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
+    "regolith eval -b bundle.tar.gz --format raw 'data.authz.reason'",
+    "echo '{\"user\":\"alice\"}' | regolith eval -I -d policies/ --fail 'data.authz.allow'",
+    "regolith eval --format pretty 'x := [1, 2, 3][_]'",
+    "regolith eval -d filters.rego -i user.json --partial --unknowns input.rows 'data.filters.allow == true'",
+    "regolith eval -d policies/crash-triage --input-format tombstone -i crash.pb 'data.regolith.crash_triage.decision'",
+  ],
+});
+
+type EvalFlags = OptionsOf<typeof evalCommand>;
 
 const EXPLAIN_MODES = ['notes', 'fails', 'full', 'debug'];
 
@@ -165,8 +183,7 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
   return out;
 }
 
-/** The `regolith eval` action (its flags are declared in ../registry/eval.ts). */
-export const evalAction = async (queryArg: string | undefined, f: EvalFlags) => {
+export default evalCommand.action(async (queryArg, f) => {
   const { format, timeoutMs, prettyLimit } = checkFlags(f);
   let query = queryArg;
   if (f.stdin) {
@@ -181,4 +198,4 @@ export const evalAction = async (queryArg: string | undefined, f: EvalFlags) => 
   if (out.errors?.length) throw new CLIError('');
   const defined = f.partial ? (out.partial?.queries.length ?? 0) > 0 : (out.results?.length ?? 0) > 0;
   if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
-};
+});

@@ -9,18 +9,28 @@ import { join } from 'node:path';
 import { RegoParseError, formatModule, parseModule, unifiedDiff } from '../../engine/syntax.js';
 import { CLIError } from '../io.js';
 import { prettyErrors } from '../rego-errors.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { v0Compatible, v1Compatible } from '../flags.js';
 
-interface FmtOptions {
-  write?: boolean;
-  list?: boolean;
-  diff?: boolean;
-  fail?: boolean;
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-  v0V1?: boolean;
-  dropV0Imports?: boolean;
-  checkResult: boolean;
-}
+const fmtCommand = command({
+  name: 'fmt',
+  description: 'Format Rego source files',
+  args: [['[path...]', 'Rego files or directories (stdin when none)']],
+  flags: [
+    opt('-w, --write', 'overwrite the original source file'),
+    opt('-l, --list', 'list all files who would change when formatted'),
+    opt('-d, --diff', 'only display a diff of the changes'),
+    opt('--fail', 'non zero exit code on reformat'),
+    v0Compatible('opt-in to OPA features and behaviors prior to the OPA v1.0 release (read and write v0 syntax)'),
+    v1Compatible(),
+    opt('--v0-v1', 'format v0 modules (read with v0 syntax) as Rego v1, dropping rego.v1 and future.keywords imports'),
+    opt('--drop-v0-imports', "drop v0 imports from the formatted code, such as 'rego.v1' and 'future.keywords'"),
+    opt('--no-check-result', 'do not assert that the formatted code is valid and can be parsed'),
+  ],
+  examples: ['regolith fmt policy.rego', 'regolith fmt -w policies/', 'regolith fmt --list --fail .', 'regolith fmt -d policy.rego', 'regolith fmt --v0-v1 -w legacy/', 'cat policy.rego | regolith fmt'],
+});
+
+type FmtOptions = OptionsOf<typeof fmtCommand>;
 
 /** Exit code of `opa fmt` for a file it could not handle or that would change. */
 const FMT_ERROR = 2;
@@ -102,8 +112,7 @@ function readStdin(): string {
   }
 }
 
-/** The `regolith fmt` action (its flags are declared in ../registry/fmt.ts). */
-export const fmtAction = (paths: string[], opts: FmtOptions) => {
+export default fmtCommand.action((paths, opts) => {
   if (paths.length === 0) {
     try {
       process.stdout.write(format(readStdin(), 'stdin', opts));
@@ -113,4 +122,4 @@ export const fmtAction = (paths: string[], opts: FmtOptions) => {
     return;
   }
   for (const p of paths) for (const f of regoFiles(p)) formatFile(f, opts);
-};
+});

@@ -5,6 +5,16 @@ import { statSync } from 'node:fs';
 import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../bundle/index.js';
 import { CLIError, bold, out } from '../io.js';
 import { renderTable, truncate } from '../table.js';
+import { command } from '../command.js';
+import { format, v0Compatible } from '../flags.js';
+
+const inspectCommand = command({
+  name: 'inspect',
+  description: 'Inspect a bundle',
+  args: [['<path>', 'a bundle directory or .tar.gz']],
+  flags: [format(['pretty', 'json'], 'pretty'), v0Compatible()],
+  examples: ['regolith inspect bundle.tar.gz', 'regolith inspect --format json policies/'],
+});
 
 function pretty(info: BundleInfo): string {
   let text = '';
@@ -30,7 +40,7 @@ function pretty(info: BundleInfo): string {
 }
 
 /** The `regolith inspect` action (its flags are declared in ../registry/inspect.ts). */
-export const inspectAction = async (path: string, opts: { format: string }) => {
+export default inspectCommand.action(async (path, opts) => {
   if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
   let info: BundleInfo;
   try {
@@ -43,4 +53,4 @@ export const inspectAction = async (path: string, opts: { format: string }) => {
   }
   if (opts.format === 'json') out(JSON.stringify(info, null, 2));
   else process.stdout.write(pretty(info));
-};
+});

@@ -5,6 +5,21 @@ import { readFileSync } from 'node:fs';
 import { RegoParseError, moduleToJSON, parseModule } from '../../engine/syntax.js';
 import { CLIError, out } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
+import { command, opt } from '../command.js';
+import { format, v0Compatible, v1Compatible } from '../flags.js';
+
+const parseCommand = command({
+  name: 'parse',
+  description: 'Parse Rego source file',
+  args: [['<path>', 'a .rego file']],
+  flags: [
+    format(['pretty', 'json'], 'pretty'),
+    opt('--json-include <items>', 'include or exclude optional elements in JSON output: "locations"', ''),
+    v0Compatible(),
+    v1Compatible(),
+  ],
+  examples: ['regolith parse policy.rego', 'regolith parse --format json policy.rego', 'regolith parse --format json --json-include locations policy.rego'],
+});
 
 /** The name shown for an element of a list, from the list's own name. */
 function itemLabel(list: string): string {
@@ -43,8 +58,7 @@ function tree(v: unknown, label: string, depth: number, lines: string[]): void {
   for (const [k, x] of Object.entries(o)) tree(x, k, depth + 1, lines);
 }
 
-/** The `regolith parse` action (its flags are declared in ../registry/parse.ts). */
-export const parseAction = (path: string, opts: { format: string; jsonInclude: string; v0Compatible?: boolean }) => {
+export default parseCommand.action((path, opts) => {
   if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError(`invalid output format "${opts.format}" (pretty, json)`);
   let text: string;
   try {
@@ -70,4 +84,4 @@ export const parseAction = (path: string, opts: { format: string; jsonInclude: s
     tree(json, 'module', 0, lines);
     out(lines.join('\n'));
   }
-};
+});

@@ -5,8 +5,9 @@
 import { evaluatePlayground } from '../../console/playground/evaluate.js';
 import { HttpError } from '../../server/index.js';
 import { parseJSON } from '../../value/index.js';
+import { command } from '../command.js';
 
-export async function playgroundSandboxAction(): Promise<void> {
+async function playgroundSandboxAction(): Promise<void> {
   if (!process.send) throw new Error('__playground-sandbox runs only as a child of the server');
   process.on('message', (m: { body: string }) => {
     void (async () => {
@@ -21,3 +22,9 @@ export async function playgroundSandboxAction(): Promise<void> {
   process.on('disconnect', () => process.exit(0));
   await new Promise(() => {});
 }
+
+export default command({
+  name: '__playground-sandbox',
+  description: 'the web console playground evaluation process (internal)',
+  hidden: true,
+}).action(playgroundSandboxAction);

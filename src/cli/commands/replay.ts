@@ -10,20 +10,36 @@ import { loadCandidate, parseNDJSON, replay, type Candidate, type ChangeKind, ty
 import { CLIError, out } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
 import { asciiTable } from '../result-table.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { data, format, v0Compatible } from '../flags.js';
 
-interface Flags {
-  bundle?: string;
-  policy?: string;
-  decisions?: string;
-  data: string[];
-  baseline?: string;
-  failOnChange: string;
-  maxChanges?: string;
-  limit?: string;
-  format: string;
-  examples: string;
-  v0Compatible?: boolean;
-}
+const replayCommand = command({
+  name: 'replay',
+  description: 'Replay recorded decisions (decision-log NDJSON) against a candidate policy and report which decisions change',
+  flags: [
+    opt('-b, --bundle <file>', 'the candidate bundle: a .tar.gz, a bundle directory or an http(s) URL'),
+    opt('--policy <dir>', 'the candidate as .rego (and data) files instead of a bundle'),
+    opt('--decisions <file>', 'decision-log events, one JSON object per line; "-" reads stdin'),
+    data('extra data files for a --policy candidate; repeatable'),
+    opt('--baseline <bundle>', 'the policy the decisions were recorded under (bundle or directory of .rego files): rules involved are then the changed ones'),
+    opt('--fail-on-change <kinds>', 'exit 1 when a decision changes in one of these ways: comma list of allow->deny, deny->allow, value, any', 'none'),
+    opt('--max-changes <n>', 'exit 1 when more than n decisions change'),
+    opt('--limit <n>', 'replay at most the first n events'),
+    format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
+    opt('--examples <n>', 'examples shown per kind of change', '3'),
+    v0Compatible('modules without a rego_version in their manifest are Rego v0'),
+  ],
+  examples: [
+    'regolith replay --bundle candidate.tar.gz --decisions events.ndjson',
+    'regolith replay --bundle candidate.tar.gz --decisions events.ndjson --fail-on-change allow->deny',
+    'regolith replay --policy policies/ --baseline current.tar.gz --decisions - --format json < events.ndjson',
+    '',
+    'Events of queries (no path), failed decisions and events a mask policy changed are skipped.',
+    'Exit codes: 0 within the threshold, 1 threshold crossed, 2 an error (unreadable file, bad bundle, bad flag).',
+  ],
+});
+
+type Flags = OptionsOf<typeof replayCommand>;
 
 const KINDS: ChangeKind[] = ['allow->deny', 'deny->allow', 'value'];
 
@@ -208,7 +224,7 @@ export function thresholdCrossed(r: ImpactReport, fail: { kinds: Set<ChangeKind>
   return undefined;
 }
 
-export async function replayAction(f: Flags): Promise<void> {
+async function replayAction(f: Flags): Promise<void> {
   if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "--format" flag: must be one of {pretty, json}`, 2);
   if (!f.bundle && !f.policy) throw new CLIError('name the candidate: --bundle <file> or --policy <dir>', 2);
   if (f.bundle && f.policy) throw new CLIError('give --bundle or --policy, not both', 2);
@@ -239,3 +255,5 @@ export async function replayAction(f: Flags): Promise<void> {
     process.exitCode = 1;
   }
 }
+
+export default replayCommand.action(replayAction);

@@ -4,35 +4,55 @@
 import { CLIError } from '../io.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
 import { runServer } from '../../runtime/server.js';
-import { verificationConfig, type VerificationFlags } from '../verification-flags.js';
+import { verification, verificationConfig } from '../verification-flags.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { collect, collectList } from '../options.js';
 
-interface RunFlags extends VerificationFlags {
-  skipVerify?: boolean;
-  server?: boolean;
-  addr: string[];
-  configFile?: string;
-  set: string[];
-  setFile: string[];
-  logLevel: string;
-  logFormat: string;
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-  bundle?: boolean;
-  watch?: boolean;
-  ignore: string[];
-  shutdownGracePeriod: string;
-  authentication: string;
-  authorization: string;
-  diagnosticAddr: string[];
-  unixSocketPerm: string;
-  tlsCertFile?: string;
-  tlsPrivateKeyFile?: string;
-  tlsCaCertFile?: string;
-  minTlsVersion: string;
-  tlsCipherSuites: string[];
-  tlsCertRefreshPeriod: string;
-  workers?: string;
-}
+export const runCommand = command({
+  name: 'run',
+  description: 'Start the policy decision server (--server)',
+  args: [['[paths...]', 'policy and data files or directories (bundle directories or archives with -b)']],
+  flags: [
+    opt('-s, --server', 'start the runtime in server mode'),
+    opt('-a, --addr <address>', 'set listening address of the server (e.g., [ip]:<port>); repeatable', collectList, [] as string[]),
+    opt('-c, --config-file <file>', 'set path of configuration file'),
+    opt('--set <key=value>', 'override config values on the command line (use commas to specify multiple values)', collect, [] as string[]),
+    opt('--set-file <key=path>', 'override config values with files on the command line', collect, [] as string[]),
+    opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'info'),
+    opt('--log-format <format>', `set log format (${LOG_FORMATS.join(', ')})`, 'json'),
+    bundleMode(),
+    opt('-w, --watch', 'watch command line files for changes'),
+    ignore(),
+    opt('--shutdown-grace-period <seconds>', 'set the time (in seconds) that the server will wait to gracefully shut down', '10'),
+    opt('--workers <n>', 'serve the address from n worker processes (auto: one per core); bundles, plugins and writes stay in one primary process (server.workers in the configuration)'),
+    v0Compatible(),
+    v1Compatible(),
+    opt('--skip-verify', 'disables bundle signature verification'),
+    opt('--diagnostic-addr <address>', 'set read-only diagnostic listening address of the server for /health and /metrics (outside authorization); repeatable', collectList, [] as string[]),
+    opt('--unix-socket-perm <mode>', 'specify the permissions for the Unix domain socket if used to listen for incoming connections', '755'),
+    opt('--authentication <mode>', 'set authentication scheme (off, token, tls)', 'off'),
+    opt('--authorization <mode>', 'set authorization scheme (off, basic)', 'off'),
+    opt('--tls-cert-file <path>', 'set path of TLS certificate file'),
+    opt('--tls-private-key-file <path>', 'set path of TLS private key file'),
+    opt('--tls-ca-cert-file <path>', 'set path of TLS CA cert file (clients must present a certificate it signed)'),
+    opt('--min-tls-version <version>', 'set minimum TLS version to be used by the server (1.0, 1.1, 1.2, 1.3)', '1.2'),
+    opt('--tls-cipher-suites <names>', 'set list of cipher suites (IANA names), comma-separated', collectList, [] as string[]),
+    opt('--tls-cert-refresh-period <duration>', 'set certificate refresh period (e.g. 30s, 5m; 0 reloads only on file change)', '0s'),
+    verification(),
+  ],
+  examples: [
+    'regolith run --server examples/sample',
+    'regolith run --server --addr 127.0.0.1:8282 policy.rego data.json',
+    'regolith run -s -b bundle.tar.gz --log-format text',
+    'regolith run -s -c config.yaml --set default_decision=/httpapi/authz/allow',
+    'regolith run -s --watch policies/',
+    'regolith run -s -b bundle.tar.gz --verification-key public.pem --signing-alg RS256',
+    'regolith run -s --authentication=token --authorization=basic --tls-cert-file cert.pem --tls-private-key-file key.pem authz.rego',
+  ],
+});
+
+type RunFlags = OptionsOf<typeof runCommand>;
 
 function durationMs(text: string, flag: string): number {
   const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(text.trim());
@@ -41,8 +61,7 @@ function durationMs(text: string, flag: string): number {
   return Number(m[1]) * unit;
 }
 
-/** The `regolith run` action (its flags are declared in ../registry/run.ts). */
-export const runAction = async (paths: string[], f: RunFlags) => {
+async function runAction(paths: string[], f: RunFlags): Promise<void> {
   if (!f.server) {
     throw new CLIError('the interactive REPL is not supported by regolith: use `regolith run --server` for the server, or `regolith eval` for queries');
   }
@@ -95,4 +114,6 @@ export const runAction = async (paths: string[], f: RunFlags) => {
     access: { authentication: f.authentication as 'off' | 'token' | 'tls', authorization: f.authorization as 'off' | 'basic' },
     workers,
   });
-};
+}
+
+export default runCommand.action(runAction);

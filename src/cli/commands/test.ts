@@ -10,24 +10,40 @@ import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/p
 import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { benchmem, bundleMode, explain, format, ignore, v0Compatible, v1Compatible } from '../flags.js';
 
-interface TestFlags {
-  verbose?: boolean;
-  run?: string;
-  format: string;
-  coverage?: boolean;
-  threshold: string;
-  timeout: string;
-  bench?: boolean;
-  benchmem: boolean;
-  exitZeroOnSkipped?: boolean;
-  bundle?: boolean;
-  ignore: string[];
-  explain?: string;
-  failOnEmpty?: boolean;
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-}
+const testCommand = command({
+  name: 'test',
+  description: 'Execute Rego test cases',
+  args: [['<path...>', 'policy and test files or directories (bundles with -b)']],
+  flags: [
+    opt('-v, --verbose', 'set verbose reporting mode'),
+    opt('-r, --run <regex>', 'run only test cases matching the regular expression'),
+    format(BENCH_FORMATS, 'pretty'),
+    opt('-c, --coverage', 'report coverage (overrides debug tracing)'),
+    opt('--threshold <percent>', 'set coverage threshold and exit with non-zero status if coverage is less than threshold %', '0'),
+    opt('--timeout <duration>', 'set test timeout (default 5s, 30s when benchmarking)', '0'),
+    opt('--bench', 'benchmark the unit tests'),
+    ...benchmem('do not report memory allocations with benchmark results'),
+    opt('-z, --exit-zero-on-skipped', 'skipped tests return status 0'),
+    bundleMode(),
+    ignore(),
+    explain('fails, full, notes, debug'),
+    opt('--fail-on-empty', 'exit with non-zero status if no tests were run'),
+    v0Compatible(),
+    v1Compatible(),
+  ],
+  examples: [
+    'regolith test policies/',
+    'regolith test -v --run "authz" policies/',
+    'regolith test --format json policy.rego policy_test.rego',
+    'regolith test --v0-compatible legacy/',
+    'regolith test --bench policies/',
+  ],
+});
+
+type TestFlags = OptionsOf<typeof testCommand>;
 
 const FORMATS = BENCH_FORMATS;
 const EXPLAIN = ['fails', 'full', 'notes', 'debug'];
@@ -111,8 +127,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   return bad ? 2 : 0;
 }
 
-/** The `regolith test` action (its flags are declared in ../registry/test.ts). */
-export const testAction = async (paths: string[], f: TestFlags) => {
+export default testCommand.action(async (paths, f) => {
   const code = await doTest(paths, f);
   if (code !== 0) throw new CLIError('', code);
-};
+});

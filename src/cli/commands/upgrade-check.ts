@@ -13,16 +13,32 @@ import { prepareQuery, runPrepared } from '../../runtime/query.js';
 import { fetchOrganization, ManagementApiError, type Organization } from '../../integrations/runtime-upgrade/management-api.js';
 import { shippedPolicyDir } from '../shipped-policy.js';
 import { readYaml, YamlFileError } from '../../integrations/runtime-upgrade/read-yaml.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { format } from '../flags.js';
 
-interface Flags {
-  cluster?: string;
-  organization?: string;
-  mgmtUrl?: string;
-  org?: string;
-  tokenFile?: string;
-  policy?: string;
-  format: string;
-}
+const upgradeCheckCommand = command({
+  name: 'upgrade-check',
+  description: 'Check an overrides file, cluster facts and the organization properties against every step of the runtime upgrade 1.2 -> 1.3.6',
+  args: [['<overrides>', 'the overrides file (YAML)']],
+  flags: [
+    opt('--cluster <facts.yaml>', 'cluster facts: platform, versions, mesh deployments and autoscalers (see the README)'),
+    opt('--mgmt-url <url>', 'the management API ({mgmt_base_url}): the organization is read with GET /v1/organizations/<org>'),
+    opt('--org <name>', 'the organization (default: org of the overrides file)'),
+    opt('--token-file <path>', 'a file holding the management API access token (default: $MGMT_TOKEN)'),
+    opt('--organization <org.json>', 'the organization as the management API returns it, instead of --mgmt-url'),
+    opt('--policy <dir>', 'policy files to evaluate instead of the shipped one (must define data.regolith.runtime_upgrade.violations)'),
+    format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
+  ],
+  examples: [
+    'regolith upgrade-check --cluster facts.yaml --mgmt-url https://mgmt.example --token-file token overrides.yaml',
+    'MGMT_TOKEN=$(cat token) regolith upgrade-check --cluster facts.yaml --mgmt-url $URL --org acme overrides.yaml',
+    'regolith upgrade-check --cluster facts.yaml --organization org.json --format json overrides.yaml',
+    '',
+    'Exit codes: 0 ready, 1 violations, 2 an error (unreadable file, refused token, unknown organization).',
+  ],
+});
+
+type Flags = OptionsOf<typeof upgradeCheckCommand>;
 
 export interface UpgradeViolation {
   step: string;
@@ -94,7 +110,7 @@ function render(vs: UpgradeViolation[], format: string): string {
   return asciiTable(['Step', 'Key', 'Message'], vs.map((v) => [v.step, v.key, v.message])) + `${vs.length} violation${vs.length === 1 ? '' : 's'}: not ready to upgrade`;
 }
 
-export async function upgradeCheckAction(overridesFile: string, f: Flags): Promise<void> {
+async function upgradeCheckAction(overridesFile: string, f: Flags): Promise<void> {
   if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "--format" flag: must be one of {pretty, json}`, 2);
   if (!f.cluster) throw new CLIError('the cluster facts are needed: give --cluster facts.yaml', 2);
   let input: Record<string, unknown>;
@@ -127,3 +143,5 @@ export async function upgradeCheckAction(overridesFile: string, f: Flags): Promi
   out(render(violations, f.format));
   if (violations.length) process.exitCode = 1;
 }
+
+export default upgradeCheckCommand.action(upgradeCheckAction);

@@ -1,10 +1,16 @@
 // `regolith version`: version and build information, in the shape of `opa version`.
 
+import { command } from '../command.js';
 import { out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
 
-/** The `regolith version` action (its flags are declared in ../registry/version.ts). */
-export const versionAction = () => {
+const versionCommand = command({
+  name: 'version',
+  description: 'Print the version of regolith',
+  examples: ['regolith version'],
+});
+
+export default versionCommand.action(() => {
   out(
     [
       `Version: ${regolithVersion()}`,
@@ -16,4 +22,4 @@ export const versionAction = () => {
       'WebAssembly: unavailable',
     ].join('\n'),
   );
-};
+});

@@ -1,0 +1,50 @@
+// The flags several subcommands share, one helper each (OPA's cmd/flags.go): a command lists
+// them in its `flags` and gets the option typed (see command.ts). The text of a flag lives
+// here once; a command that words it differently passes its own description.
+
+import { opt } from './command.js';
+import { collectList } from './options.js';
+
+const V0 = 'opt-in to OPA features and behaviors prior to the OPA v1.0 release';
+const V1 = 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)';
+
+/** `--v0-compatible`: read (and write) Rego v0. */
+export const v0Compatible = (description = V0) => opt('--v0-compatible', description);
+
+/** `--v1-compatible`: accepted for OPA's scripts; v1 is the default. */
+export const v1Compatible = (description = V1) => opt('--v1-compatible', description);
+
+/** `-f, --format`: one of `choices`. */
+export const format = (choices: readonly string[], defaultValue: string, description = `set output format (${choices.join(', ')})`) =>
+  opt('-f, --format <format>', description, defaultValue);
+
+/** `--ignore`: file and directory names skipped while loading (repeatable, comma lists). */
+export const ignore = (description = 'set file and directory names to ignore during loading') =>
+  opt('--ignore <pattern>', description, collectList, [] as string[]);
+
+/** `-d, --data`: policy and data files (repeatable). */
+export const data = (description = 'set policy or data file(s); repeatable') => opt('-d, --data <path>', description, collectList, [] as string[]);
+
+/** `-b, --bundle <path>`: bundle files or directories (repeatable), as eval and bench take them. */
+export const bundlePaths = () => opt('-b, --bundle <path>', 'set bundle file(s) or directory path(s); repeatable', collectList, [] as string[]);
+
+/** `-b, --bundle`: the command's path arguments are bundles, as build, check, run and test take it. */
+export const bundleMode = () => opt('-b, --bundle', 'load paths as bundle files or root directories');
+
+/** `-i, --input`: the input document's file. */
+export const input = () => opt('-i, --input <file>', 'set input file path (JSON or YAML)');
+
+/** `-I, --stdin-input`: the input document from stdin. */
+export const stdinInput = () => opt('-I, --stdin-input', 'read input document from stdin');
+
+/** `-S, --strict`: the compiler's strict mode. */
+export const strict = () => opt('-S, --strict', 'enable compiler strict mode');
+
+/** `--explain`: explanations of the evaluation (notes, fails, full, debug). */
+export const explain = (modes: string) => opt('--explain <mode>', `enable query explanations (${modes})`);
+
+/** `--benchmem` / `--no-benchmem` (on by default). */
+export const benchmem = (negated = 'do not report memory allocations') => [
+  opt('--benchmem', 'report memory allocations with benchmark results (default true)', true),
+  opt('--no-benchmem', negated),
+] as const;
