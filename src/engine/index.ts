@@ -22,6 +22,7 @@ export { EngineError, toEngineError, type AstError, type EngineErrorKind, type E
 export { planQuery, PlanCache } from './queries.js';
 export { CustomBuiltins, CustomBuiltinError, HaltError, type CustomBuiltin, type CustomBuiltinContext, type CustomBuiltinFn, type TypeSpec } from './custom-builtins.js';
 export { runPlan } from './run.js';
+export { planQueryInPackage, resolveInPackage, packageRuleNames, type PackageContext } from './package-query.js';
 export { queryDependencies, dependencyText, dependencyJSON, compareDependencyRefs, type Dependencies, type DependencyRef } from './dependencies.js';
 export type {
   Engine,
