@@ -5,14 +5,13 @@
 
 import { lstatSync, readdirSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { basename, join, posix } from 'node:path';
-import { newPlainObject } from '../value/index.js';
 import { dataKeyOf, insertData } from './data-tree.js';
 import { normalizeEntryPath, readDirectoryEntries, readTarballEntries, type BundleEntry } from './files.js';
 import { loadBundle, parseDataJSON, parseDataYAML, validateBundle } from './load.js';
 import { mergeBundles } from './merge.js';
 import { packagePathOf } from './package-path.js';
 import { globMatch } from './verify.js';
-import { BundleError, type Bundle, type VerificationConfig } from './types.js';
+import { BundleError, emptyBundle, type Bundle, type VerificationConfig } from './types.js';
 
 export interface BuildOptions {
   bundleMode?: boolean;
@@ -58,14 +57,7 @@ async function readInputBundle(path: string, opts: BuildOptions): Promise<Bundle
 /** Loads plain policy and data paths into one bundle (roots [""]). */
 async function loadPaths(paths: string[], opts: BuildOptions): Promise<Bundle> {
   const patterns = opts.ignore ?? [];
-  const bundle: Bundle = {
-    manifest: { revision: '' },
-    hasManifest: false,
-    data: newPlainObject(),
-    dataFiles: [],
-    modules: [],
-    wasmModules: [],
-  };
+  const bundle: Bundle = emptyBundle();
   const addFile = (file: string, modulePath: string, key: string[]): void => {
     const name = basename(file);
     if (name.endsWith('.rego')) {

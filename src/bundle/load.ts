@@ -4,7 +4,7 @@
 
 import { posix } from 'node:path';
 import yaml from 'js-yaml';
-import { newPlainObject, parseNumber, type PlainObject, type Value } from '../value/index.js';
+import { parseNumber, type PlainObject, type Value } from '../value/index.js';
 import { dataKeyOf, insertData, walkData } from './data-tree.js';
 import type { BundleEntry } from './files.js';
 import { JSONParseError, parseJSONText } from '../value/index.js';
@@ -12,7 +12,7 @@ import { decodeManifest, manifestRoots } from './manifest.js';
 import { packagePathOf } from './package-path.js';
 import { formatRoots, normalizeRoot, rootPathsContain, rootPathsOverlap } from './roots.js';
 import { SIGNATURES_FILE } from './sign.js';
-import { BundleError, type Bundle, type Manifest, type SignaturesConfig, type VerificationConfig } from './types.js';
+import { BundleError, emptyBundle, type Bundle, type Manifest, type SignaturesConfig, type VerificationConfig } from './types.js';
 import { verifyBundleFiles, verifyBundleSignature } from './verify.js';
 
 export interface LoadOptions {
@@ -86,14 +86,7 @@ export async function loadBundle(entries: BundleEntry[], opts: LoadOptions = {})
   }
   const patchEntry = entries.find((e) => e.path === 'patch.json');
 
-  const bundle: Bundle = {
-    manifest: { revision: '' },
-    hasManifest: false,
-    data: newPlainObject(),
-    dataFiles: [],
-    modules: [],
-    wasmModules: [],
-  };
+  const bundle: Bundle = emptyBundle();
   if (signatures) bundle.signatures = signatures;
 
   if (!patchEntry && !opts.skipVerify) {

@@ -1,11 +1,11 @@
 // Combining several bundles into one, as `opa build -b a b` does: roots are pooled
 // and must not overlap, each bundle contributes its data under its own roots.
 
-import { newPlainObject, isPlainObject, type PlainObject, type Value } from '../value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { insertData } from './data-tree.js';
 import { manifestRoots } from './manifest.js';
 import { validateBundle } from './load.js';
-import { BundleError, type Bundle } from './types.js';
+import { BundleError, emptyBundle, type Bundle } from './types.js';
 
 function readAt(data: PlainObject, key: string[]): Value | undefined {
   let node: Value = data;
@@ -25,14 +25,7 @@ export function mergeBundles(bundles: Bundle[], regoVersion: number): Bundle {
     b.manifest.roots = manifestRoots(b.manifest);
     return b;
   }
-  const out: Bundle = {
-    manifest: { revision: '', roots: [], rego_version: regoVersion },
-    hasManifest: true,
-    data: newPlainObject(),
-    dataFiles: [],
-    modules: [],
-    wasmModules: [],
-  };
+  const out = emptyBundle({ revision: '', roots: [], rego_version: regoVersion }, true);
   const fileVersions: Record<string, number> = {};
   for (const b of bundles) {
     const roots = manifestRoots(b.manifest);

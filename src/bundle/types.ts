@@ -1,7 +1,7 @@
 // The shapes of OPA's bundle format: the manifest, module files, signatures and the
 // key configuration used to verify or produce them (field names as in OPA's config).
 
-import type { Value } from '../value/index.js';
+import { newPlainObject, type Value } from '../value/index.js';
 
 export interface WasmResolver {
   entrypoint?: string;
@@ -74,6 +74,11 @@ export interface Bundle {
   /** Set when the bundle is a delta bundle (patch.json). */
   patch?: { data: { op: string; path: string; value?: unknown }[] };
   etag?: string;
+}
+
+/** A bundle with nothing in it yet (no .manifest file unless the caller says so), to fill in. */
+export function emptyBundle(manifest: Manifest = { revision: '' }, hasManifest = false): Bundle {
+  return { manifest, hasManifest, data: newPlainObject(), dataFiles: [], modules: [], wasmModules: [] };
 }
 
 /** One entry of OPA's `keys` configuration section. */
