@@ -9,6 +9,7 @@ import {
   RegoEvalError,
   RegoParseError,
   parseModule,
+  type CustomBuiltin,
   type Module,
   type RegoErrorDetail,
   type RegoVersion,
@@ -42,9 +43,9 @@ export interface PolicySet {
 
 export function buildPolicySet(
   loaded: Loaded,
-  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void } = {},
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[] } = {},
 ): PolicySet {
-  const regolith = new Regolith({ regoVersion: opts.regoVersion, strictBuiltinErrors: opts.strictBuiltinErrors, print: opts.print });
+  const regolith = new Regolith({ regoVersion: opts.regoVersion, strictBuiltinErrors: opts.strictBuiltinErrors, print: opts.print, builtins: opts.builtins });
   const modules = new Map<string, Module>();
   const errors: RegoErrorDetail[] = [];
   for (const m of loaded.modules) {

@@ -13,7 +13,8 @@ import { registerIntegrations } from '../integrations/index.js';
 import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
 import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
-import type { Module, RegoVersion } from '../engine/index.js';
+import type { CustomBuiltin, Module, RegoVersion } from '../engine/index.js';
+import { BuiltinsLoadError, loadBuiltinModules } from './custom-builtins.js';
 import type { VerificationConfig } from '../bundle/index.js';
 import { ExitError } from './errors.js';
 import { loadPaths, type Loaded } from './load-paths.js';
@@ -49,6 +50,8 @@ export interface RunServerOptions {
   unixSocketPerm?: string;
   /** --workers: worker processes serving the address (default: server.workers, else 1). */
   workers?: number | 'auto';
+  /** --builtins: JavaScript modules of custom built-ins (besides the configuration's builtins.modules). */
+  builtins?: string[];
 }
 
 interface LoadedPolicies {
@@ -56,7 +59,7 @@ interface LoadedPolicies {
   parsed: Map<string, Module>;
 }
 
-async function load(o: RunServerOptions): Promise<LoadedPolicies> {
+async function load(o: RunServerOptions, builtins: CustomBuiltin[]): Promise<LoadedPolicies> {
   const loaded = await loadPaths({
     paths: o.bundleMode ? [] : o.paths,
     bundles: o.bundleMode ? o.paths : [],
@@ -65,7 +68,7 @@ async function load(o: RunServerOptions): Promise<LoadedPolicies> {
     verification: o.verification,
   });
   // Parse and compile up front so that broken policies are reported before listening.
-  const set = buildPolicySet(loaded, { regoVersion: o.regoVersion });
+  const set = buildPolicySet(loaded, { regoVersion: o.regoVersion, builtins });
   return { loaded, parsed: set.modules };
 }
 
@@ -93,9 +96,9 @@ function watchPaths(paths: string[], onChange: () => void): FSWatcher[] {
 }
 
 /** --watch: reload the paths on change; only what they own is replaced (bundles and API data stay). */
-function watchReload(o: RunServerOptions, store: Store, owned: () => Owned, setOwned: (x: Owned) => void, logger: Logger): FSWatcher[] {
+function watchReload(o: RunServerOptions, builtins: CustomBuiltin[], store: Store, owned: () => Owned, setOwned: (x: Owned) => void, logger: Logger): FSWatcher[] {
   return watchPaths(o.paths, () => {
-    load(o)
+    load(o, builtins)
       .then(async (next) => {
         setOwned(await installOwned(store, next.loaded, next.parsed, owned()));
         logger.info({ paths: o.paths }, 'Reloaded policies and data.');
@@ -133,21 +136,28 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   const config = readConfig(o);
   const logger: Logger = createRunLogger(o.logLevel, o.logFormat);
   const workers = workerCount(o.workers ?? config.workers);
+  let builtins: CustomBuiltin[];
+  try {
+    builtins = await loadBuiltinModules([...(o.builtins ?? []), ...(config.builtins ?? [])]);
+  } catch (e) {
+    if (e instanceof BuiltinsLoadError) throw new ExitError(e.message);
+    throw e;
+  }
   if (cluster.isWorker && process.env['REGOLITH_WORKER']) {
     const { runWorker } = await import('./workers/worker.js');
     const entry = process.argv[1];
     const console = entry && /\.m?js$/.test(entry) ? { assetsDir: consoleAssets(), entry } : undefined;
-    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console });
+    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins });
   }
   let loaded: LoadedPolicies;
   try {
-    loaded = await load(o);
+    loaded = await load(o, builtins);
   } catch (e) {
     throw new ExitError(loadErrorText(e));
   }
   const store = new Store({ onTriggerError: (err) => logger.error({ err }, 'store trigger failed') });
   let owned = await installOwned(store, loaded.loaded, loaded.parsed, NOTHING_OWNED);
-  const engine = new RegolithEngine({ store, regoVersion: o.regoVersion });
+  const engine = new RegolithEngine({ store, regoVersion: o.regoVersion, builtins });
 
   let plugins: RunningPlugins | undefined;
   let sandbox: PlaygroundSandbox | undefined;
@@ -156,7 +166,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
     if (workers > 0) {
       const { runPrimary } = await import('./workers/primary.js');
-      const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
+      const watchers = o.watch ? watchReload(o, builtins, store, () => owned, (next) => (owned = next), logger) : [];
       const feed = plugins.decisionFeed;
       const console = { assetsDir: consoleAssets(), decisions: feed, impact: impactHook({ engine, recent: feed ? (n) => feed.recent(n) : undefined }) };
       const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, o.shutdownGraceMs);
@@ -199,7 +209,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     throw e;
   }
 
-  const watchers = o.watch ? watchReload(o, store, () => owned, (next) => (owned = next), logger) : [];
+  const watchers = o.watch ? watchReload(o, builtins, store, () => owned, (next) => (owned = next), logger) : [];
 
   return new Promise<number>((resolve) => {
     let stopping = false;

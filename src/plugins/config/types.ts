@@ -121,6 +121,8 @@ export interface Config {
   /** Data and event adapters (src/plugins/adapters), validated by their types. */
   adapters: Record<string, AdapterConfig>;
   plugins: Record<string, unknown>;
+  /** builtins.modules: JavaScript modules of custom built-ins, loaded at start-up (Regolith's own key). */
+  builtins?: string[];
   /** server.workers: worker processes of `regolith run --server` ('auto': one per core). */
   workers?: number | 'auto';
   /** The document as written (after ${ENV} and --set), for /v1/config and the server. */

@@ -242,6 +242,15 @@ function server(v: unknown): number | 'auto' | undefined {
   return workers;
 }
 
+/** Regolith's own `builtins: {modules: [...]}`: JavaScript modules of custom built-ins (src/runtime/custom-builtins.ts). */
+function builtins(v: unknown): string[] | undefined {
+  if (v === undefined) return undefined;
+  const s = Section.of('builtins', v);
+  const modules = s.strList('modules') ?? [];
+  s.done();
+  return modules;
+}
+
 /** Validates the raw document; throws ConfigError naming the first bad key. */
 export function validateConfig(raw: Record<string, unknown>): Config {
   const top = Section.of('', raw);
@@ -268,6 +277,7 @@ export function validateConfig(raw: Record<string, unknown>): Config {
   };
   cfg.workers = server(top.raw('server'));
   cfg.discovery = discovery(top.raw('discovery'), svcs, ks);
+  cfg.builtins = builtins(top.raw('builtins'));
   if (top.has('bundle')) fail('bundle', 'the legacy "bundle" section is not supported; use "bundles"');
   // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's
   // decision events) or accepted without acting on them.

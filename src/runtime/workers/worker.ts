@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { RegolithEngine } from '../../engine/store-engine.js';
-import type { RegoVersion } from '../../engine/index.js';
+import type { CustomBuiltin, RegoVersion } from '../../engine/index.js';
 import { Store } from '../../storage/index.js';
 import { startServer, type AccessOptions, type PluginStatus, type RunningServer, type TLSOptions } from '../../server/index.js';
 import type { ClusterHooks, ForwardedResponse } from '../../server/cluster.js';
@@ -30,6 +30,8 @@ export interface WorkerOptions {
   unixSocketPerm?: string;
   /** The web console: its pages, and the CLI entry the playground's child runs from. */
   console?: { assetsDir: string; entry: string };
+  /** Custom built-ins (the same modules the primary loaded). */
+  builtins?: CustomBuiltin[];
 }
 
 const send = (m: ToPrimary): void => {
@@ -38,7 +40,7 @@ const send = (m: ToPrimary): void => {
 
 export async function runWorker(o: WorkerOptions): Promise<number> {
   const store = new Store({ onTriggerError: (err) => o.logger.error({ err }, 'store trigger failed') });
-  const engine = new RegolithEngine({ store, regoVersion: o.regoVersion });
+  const engine = new RegolithEngine({ store, regoVersion: o.regoVersion, builtins: o.builtins });
   const registry = new Registry();
   let states: Record<string, PluginStatus | undefined> = {};
   let held: { promise: Promise<void>; release: () => void } | undefined;
