@@ -72,18 +72,12 @@ export class StatusPlugin implements Plugin {
     return { state: 'OK' };
   }
 
-  /** The current status document (GET /v1/status). */
+  /** The current status document (what a push sends), with Prometheus metrics gathered now. */
   async document(): Promise<Record<string, unknown>> {
-    const s = this.opts.sources;
-    const doc: Record<string, unknown> = { labels: { ...s.labels } };
-    if (s.bundles) doc['bundles'] = s.bundles();
-    if (s.adapters) doc['adapters'] = s.adapters();
-    if (s.discovery) doc['discovery'] = s.discovery();
-    const dl = s.decisionLogs?.();
-    if (dl !== undefined) doc['decision_logs'] = dl;
-    doc['plugins'] = s.plugins();
-    if (this.cfg.prometheus && s.registry) {
-      this.promCache = await prometheusDocument(s.registry);
+    const doc = this.parts();
+    const registry = this.cfg.prometheus ? this.opts.sources.registry : undefined;
+    if (registry) {
+      this.promCache = await prometheusDocument(registry);
       doc['metrics'] = { prometheus: this.promCache };
     }
     return doc;
@@ -96,6 +90,17 @@ export class StatusPlugin implements Plugin {
    * those gathered at the previous call, refreshed in the background.
    */
   documentSync(): Record<string, unknown> {
+    const doc = this.parts();
+    const registry = this.cfg.prometheus ? this.opts.sources.registry : undefined;
+    if (registry) {
+      doc['metrics'] = { prometheus: this.promCache ?? {} };
+      void prometheusDocument(registry).then((m) => (this.promCache = m), () => {});
+    }
+    return doc;
+  }
+
+  /** Everything in the document but the metrics, read from its sources. */
+  private parts(): Record<string, unknown> {
     const s = this.opts.sources;
     const doc: Record<string, unknown> = { labels: { ...s.labels } };
     if (s.bundles) doc['bundles'] = s.bundles();
@@ -104,10 +109,6 @@ export class StatusPlugin implements Plugin {
     const dl = s.decisionLogs?.();
     if (dl !== undefined) doc['decision_logs'] = dl;
     doc['plugins'] = s.plugins();
-    if (this.cfg.prometheus && s.registry) {
-      doc['metrics'] = { prometheus: this.promCache ?? {} };
-      void prometheusDocument(s.registry).then((m) => (this.promCache = m), () => {});
-    }
     return doc;
   }
 
