@@ -142,7 +142,7 @@ describe('adapters under a new configuration', () => {
       settings: (s) => s.str('value') ?? '',
       data: (value) => ({ read: async () => ({ value: value as string }) }),
     });
-    const svc = await server((_req, res) => res.end());
+    const svc = await server((_req, res) => void res.end());
     const cfg = (adapters: Doc) => validateConfig({ services: { s: { url: svc.url } }, adapters });
     const polling = { min_delay_seconds: 1, max_delay_seconds: 1 };
     const engine = new RegolithEngine();
