@@ -3,7 +3,7 @@
 
 import RE2 from 're2';
 import { builtinError } from '../errors.js';
-import { GoRegexError, parseGoRegex } from './syntax.js';
+import { GoRegexError, parseGoRegex } from './syntax/index.js';
 
 const MAX = 1000;
 const cache = new Map<string, RE2 | Error>();
