@@ -1,6 +1,6 @@
 // time.* built-ins. Instants are int64 nanoseconds since the epoch, computed with bigint
-// (they exceed 2^53); calendars and layouts follow Go's time package (time-calendar.ts,
-// time-layout.ts).
+// (they exceed 2^53); calendars and layouts follow Go's time package (calendar.ts; layout.ts,
+// format.ts, parse.ts).
 
 import { registerBuiltins, type BuiltinImpl } from '../registry.js';
 import { builtinError, operandError } from '../errors.js';
@@ -16,7 +16,9 @@ import {
   toCivil,
   type Zone,
 } from './calendar.js';
-import { NAMED_LAYOUTS, TimeParseError, formatTime, parseTime } from './layout.js';
+import { formatTime } from './format.js';
+import { NAMED_LAYOUTS } from './layout.js';
+import { TimeParseError, parseTime } from './parse.js';
 
 const RFC3339_NANO = '2006-01-02T15:04:05.999999999Z07:00';
 const TZ_EXPECTED = 'either number (ns) or [number (ns), string (tz)]';
