@@ -56,22 +56,72 @@ function pad(s: string, f: Flags, zeroOk = true): string {
 }
 
 export function sprintf(format: string, values: Value[]): string {
-  const args = values.map(toArg);
-  let out = '';
-  let argNum = 0;
-  let reordered = false;
-  const end = format.length;
-  let i = 0;
-  while (i < end) {
-    const lasti = i;
-    while (i < end && format[i] !== '%') i++;
-    if (i > lasti) out += format.slice(lasti, i);
-    if (i >= end) break;
-    i++;
+  return new Printer(format, values.map(toArg)).run();
+}
+
+/** One run of Go's fmt.Sprintf: the format is read left to right, one directive at a time. */
+class Printer {
+  private out = '';
+  private i = 0;
+  private readonly end: number;
+  /** The next argument to print. */
+  private argNum = 0;
+  /** Whether an explicit [n] index was used (then extra arguments are not reported). */
+  private reordered = false;
+  /** Whether the current directive's argument indexes are all valid. */
+  private goodArgNum = true;
+
+  constructor(
+    private readonly format: string,
+    private readonly args: Arg[],
+  ) {
+    this.end = format.length;
+  }
+
+  run(): string {
+    const { format, end } = this;
+    while (this.i < end) {
+      const lasti = this.i;
+      while (this.i < end && format[this.i] !== '%') this.i++;
+      if (this.i > lasti) this.out += format.slice(lasti, this.i);
+      if (this.i >= end) break;
+      this.i++;
+      if (!this.directive()) break;
+    }
+    return this.out + this.extra();
+  }
+
+  /** A directive after its `%`: flags, width, precision, verb. False when the format ends without a verb. */
+  private directive(): boolean {
+    const { format, end, args } = this;
+    const f = this.flags();
+    this.goodArgNum = true;
+    if (!this.widthAndPrecision(f)) this.argNumber();
+    if (this.i >= end) {
+      this.out += '%!(NOVERB)';
+      return false;
+    }
+    const verb = String.fromCodePoint(format.codePointAt(this.i)!);
+    this.i += verb.length;
+    if (verb === '%') this.out += '%';
+    else if (!this.goodArgNum) this.out += `%!${verb}(BADINDEX)`;
+    else if (this.argNum >= args.length) this.out += `%!${verb}(MISSING)`;
+    else {
+      if (verb === 'v') {
+        f.sharpV = f.sharp;
+        f.sharp = false;
+        f.plus = false;
+      }
+      this.out += printArg(args[this.argNum++]!, verb, f);
+    }
+    return true;
+  }
+
+  private flags(): Flags {
+    const { format, end } = this;
     const f = newFlags();
-    let goodArgNum = true;
-    flags: for (; i < end; i++) {
-      switch (format[i]) {
+    flags: for (; this.i < end; this.i++) {
+      switch (format[this.i]) {
         case '#':
           f.sharp = true;
           break;
@@ -92,40 +142,17 @@ export function sprintf(format: string, values: Value[]): string {
           break flags;
       }
     }
-    // [n] argument index
-    const argNumber = (): boolean => {
-      if (i >= end || format[i] !== '[') return false;
-      reordered = true;
-      const close = format.indexOf(']', i + 1);
-      if (close < 0) {
-        goodArgNum = false;
-        i = end;
-        return true;
-      }
-      const text = format.slice(i + 1, close);
-      const n = /^\d+$/.test(text) ? Number(text) : NaN;
-      if (!(n >= 1 && n <= args.length)) goodArgNum = false;
-      else argNum = n - 1;
-      i = close + 1;
-      return true;
-    };
-    const intArg = (): number | undefined => {
-      if (argNum >= args.length) return undefined;
-      const a = args[argNum++]!;
-      if (a.kind !== 'int' || a.v > 1000000n || a.v < -1000000n) return undefined;
-      return Number(a.v);
-    };
-    const parseNum = (): number | undefined => {
-      const m = /^\d+/.exec(format.slice(i));
-      if (!m) return undefined;
-      i += m[0].length;
-      return Number(m[0]);
-    };
-    let afterIndex = argNumber();
-    if (i < end && format[i] === '*') {
-      i++;
-      const w = intArg();
-      if (w === undefined) out += '%!(BADWIDTH)';
+    return f;
+  }
+
+  /** `[n]` width `.` `[n]` precision, each possibly `*`; whether an index was read last. */
+  private widthAndPrecision(f: Flags): boolean {
+    const { format, end } = this;
+    let afterIndex = this.argNumber();
+    if (this.i < end && format[this.i] === '*') {
+      this.i++;
+      const w = this.intArg();
+      if (w === undefined) this.out += '%!(BADWIDTH)';
       else if (w < 0) {
         f.wid = -w;
         f.minus = true;
@@ -133,50 +160,70 @@ export function sprintf(format: string, values: Value[]): string {
       } else f.wid = w;
       afterIndex = false;
     } else {
-      f.wid = parseNum();
-      if (afterIndex && f.wid !== undefined) goodArgNum = false;
+      f.wid = this.parseNum();
+      if (afterIndex && f.wid !== undefined) this.goodArgNum = false;
     }
-    if (i + 1 < end && format[i] === '.') {
-      i++;
-      if (afterIndex) goodArgNum = false;
-      afterIndex = argNumber();
-      if (i < end && format[i] === '*') {
-        i++;
-        const p = intArg();
-        if (p === undefined) out += '%!(BADPREC)';
+    if (this.i + 1 < end && format[this.i] === '.') {
+      this.i++;
+      if (afterIndex) this.goodArgNum = false;
+      afterIndex = this.argNumber();
+      if (this.i < end && format[this.i] === '*') {
+        this.i++;
+        const p = this.intArg();
+        if (p === undefined) this.out += '%!(BADPREC)';
         else if (p >= 0) f.prec = p;
         afterIndex = false;
-      } else f.prec = parseNum() ?? 0;
+      } else f.prec = this.parseNum() ?? 0;
     }
-    if (!afterIndex) argNumber();
-    if (i >= end) {
-      out += '%!(NOVERB)';
-      break;
-    }
-    const verb = String.fromCodePoint(format.codePointAt(i)!);
-    i += verb.length;
-    if (verb === '%') out += '%';
-    else if (!goodArgNum) out += `%!${verb}(BADINDEX)`;
-    else if (argNum >= args.length) out += `%!${verb}(MISSING)`;
-    else {
-      if (verb === 'v') {
-        f.sharpV = f.sharp;
-        f.sharp = false;
-        f.plus = false;
-      }
-      out += printArg(args[argNum++]!, verb, f);
-    }
+    return afterIndex;
   }
-  if (!reordered && argNum < args.length) {
-    out +=
+
+  /** An `[n]` argument index at i: whether there was one. */
+  private argNumber(): boolean {
+    const { format, end } = this;
+    if (this.i >= end || format[this.i] !== '[') return false;
+    this.reordered = true;
+    const close = format.indexOf(']', this.i + 1);
+    if (close < 0) {
+      this.goodArgNum = false;
+      this.i = end;
+      return true;
+    }
+    const text = format.slice(this.i + 1, close);
+    const n = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (!(n >= 1 && n <= this.args.length)) this.goodArgNum = false;
+    else this.argNum = n - 1;
+    this.i = close + 1;
+    return true;
+  }
+
+  /** The argument a `*` takes: an int of at most a million, else undefined. */
+  private intArg(): number | undefined {
+    if (this.argNum >= this.args.length) return undefined;
+    const a = this.args[this.argNum++]!;
+    if (a.kind !== 'int' || a.v > 1000000n || a.v < -1000000n) return undefined;
+    return Number(a.v);
+  }
+
+  private parseNum(): number | undefined {
+    const m = /^\d+/.exec(this.format.slice(this.i));
+    if (!m) return undefined;
+    this.i += m[0].length;
+    return Number(m[0]);
+  }
+
+  /** Go's %!(EXTRA type=value, ...) for arguments no directive used. */
+  private extra(): string {
+    if (this.reordered || this.argNum >= this.args.length) return '';
+    return (
       '%!(EXTRA ' +
-      args
-        .slice(argNum)
+      this.args
+        .slice(this.argNum)
         .map((a) => TYPE_NAME[a.kind] + '=' + printArg(a, 'v', newFlags()))
         .join(', ') +
-      ')';
+      ')'
+    );
   }
-  return out;
 }
 
 function badVerb(a: Arg, verb: string): string {
