@@ -3,10 +3,11 @@
 // records with gojsonschema's wording for the common keywords.
 
 import type AjvModule from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ValidateFunction } from 'ajv';
 import type addFormatsModule from 'ajv-formats';
-import { RObject, isPlainObject, newPlainObject, toJS, type Value } from '../../value/index.js';
+import { RObject, isPlainObject, toJS, type Value } from '../../value/index.js';
 import { builtinError, operandError } from './errors.js';
+import { toResultError } from './jsonschema-errors.js';
 import { defaultExport, lazyRequire } from './lazy-require.js';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
 
@@ -74,149 +75,6 @@ function compile(schema: unknown): ValidateFunction {
   }
   if (hit instanceof Error) throw hit;
   return hit!;
-}
-
-function goType(v: unknown): string {
-  if (v === null) return 'null';
-  if (Array.isArray(v)) return 'array';
-  if (typeof v === 'number') return Number.isInteger(v) ? 'integer' : 'number';
-  return typeof v;
-}
-
-function fieldOf(path: string): string {
-  if (!path) return '(root)';
-  return path
-    .slice(1)
-    .split('/')
-    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .join('.');
-}
-
-function valueAt(doc: unknown, path: string): unknown {
-  let v = doc;
-  if (!path) return v;
-  for (const seg of path.slice(1).split('/')) v = (v as Record<string, unknown>)?.[seg.replace(/~1/g, '/').replace(/~0/g, '~')];
-  return v;
-}
-
-/** One ajv error as gojsonschema would report it. */
-function toResultError(e: ErrorObject, doc: unknown): Value {
-  const p = e.params as Record<string, unknown>;
-  let field = fieldOf(e.instancePath);
-  let type = e.keyword;
-  let desc = e.message ?? '';
-  const list = (xs: unknown) => (Array.isArray(xs) ? xs : [xs]).map((x) => JSON.stringify(x)).join(', ');
-  switch (e.keyword) {
-    case 'type':
-      type = 'invalid_type';
-      desc = `Invalid type. Expected: ${Array.isArray(p.type) ? p.type.join(', ') : String(p.type)}, given: ${goType(valueAt(doc, e.instancePath))}`;
-      break;
-    case 'required':
-      desc = `${String(p.missingProperty)} is required`;
-      break;
-    case 'enum':
-      desc = `${field} must be one of the following: ${list(p.allowedValues)}`;
-      break;
-    case 'const':
-      desc = `${field} does not match: ${JSON.stringify(p.allowedValue)}`;
-      break;
-    case 'minLength':
-      type = 'string_gte';
-      desc = `String length must be greater than or equal to ${String(p.limit)}`;
-      break;
-    case 'maxLength':
-      type = 'string_lte';
-      desc = `String length must be less than or equal to ${String(p.limit)}`;
-      break;
-    case 'pattern':
-      desc = `Does not match pattern '${String(p.pattern)}'`;
-      break;
-    case 'format':
-      desc = `Does not match format '${String(p.format)}'`;
-      break;
-    case 'minimum':
-      type = 'number_gte';
-      desc = `Must be greater than or equal to ${String(p.limit)}`;
-      break;
-    case 'exclusiveMinimum':
-      type = 'number_gt';
-      desc = `Must be greater than ${String(p.limit)}`;
-      break;
-    case 'maximum':
-      type = 'number_lte';
-      desc = `Must be less than or equal to ${String(p.limit)}`;
-      break;
-    case 'exclusiveMaximum':
-      type = 'number_lt';
-      desc = `Must be less than ${String(p.limit)}`;
-      break;
-    case 'multipleOf':
-      type = 'multiple_of';
-      desc = `Must be a multiple of ${String(p.multipleOf)}`;
-      break;
-    case 'minItems':
-      type = 'array_min_items';
-      desc = `Array must have at least ${String(p.limit)} items`;
-      break;
-    case 'maxItems':
-      type = 'array_max_items';
-      desc = `Array must have at most ${String(p.limit)} items`;
-      break;
-    case 'uniqueItems':
-      type = 'unique';
-      desc = `array items[${String(p.j)},${String(p.i)}] must be unique`;
-      break;
-    case 'minProperties':
-      type = 'array_min_properties';
-      desc = `Must have at least ${String(p.limit)} properties`;
-      break;
-    case 'maxProperties':
-      type = 'array_max_properties';
-      desc = `Must have at most ${String(p.limit)} properties`;
-      break;
-    case 'additionalProperties':
-      type = 'additional_property_not_allowed';
-      desc = `Additional property ${String(p.additionalProperty)} is not allowed`;
-      break;
-    case 'anyOf':
-      type = 'number_any_of';
-      desc = 'Must validate at least one schema (anyOf)';
-      break;
-    case 'oneOf':
-      type = 'number_one_of';
-      desc = 'Must validate one and only one schema (oneOf)';
-      break;
-    case 'not':
-      type = 'number_not';
-      desc = 'Must not validate the schema (not)';
-      break;
-    case 'if':
-      type = p.failingKeyword === 'else' ? 'condition_else' : 'condition_then';
-      desc = `Must validate "${String(p.failingKeyword)}" as "if" was ${p.failingKeyword === 'else' ? 'not valid' : 'valid'}`;
-      break;
-    case 'dependencies':
-      type = 'missing_dependency';
-      desc = `Has a dependency on ${String(p.missingProperty)}`;
-      break;
-    case 'contains':
-      desc = 'At least one of the items must match';
-      break;
-    case 'additionalItems':
-      type = 'array_no_additional_items';
-      desc = 'No additional items allowed on array';
-      break;
-    case 'false schema':
-      type = 'false';
-      desc = 'False always fails validation';
-      break;
-  }
-  if (field === '') field = '(root)';
-  const out = newPlainObject();
-  out.error = `${field}: ${desc}`;
-  out.type = type;
-  out.field = field;
-  out.desc = desc;
-  return out;
 }
 
 const defs: BuiltinImpl[] = [
