@@ -178,6 +178,16 @@ function textArg(args: Value[], i: number): string {
   throw operandError(i + 1, 'string', v);
 }
 
+/** Parses GraphQL text (a query or a schema); its syntax errors are the built-in's errors. */
+function parseText(text: string): DocumentNode {
+  try {
+    return graphql().parse(text);
+  } catch (e) {
+    if (e instanceof graphql().GraphQLError) throw builtinError(gqlMessage(e));
+    throw e;
+  }
+}
+
 function loadSchema(text: string): { doc: DocumentNode; schema: GraphQLSchema } {
   const doc = graphql().parse(text);
   const schema = graphql().buildASTSchema(doc, { assumeValidSDL: false });
@@ -210,25 +220,11 @@ function parseBoth(args: Value[]): [PlainObject, PlainObject] {
 const defs: BuiltinImpl[] = [
   {
     name: 'graphql.parse_query',
-    fn: (a) => {
-      try {
-        return queryJSON(graphql().parse(textArg(a, 0)));
-      } catch (e) {
-        if (e instanceof graphql().GraphQLError) throw builtinError(gqlMessage(e));
-        throw e;
-      }
-    },
+    fn: (a) => queryJSON(parseText(textArg(a, 0))),
   },
   {
     name: 'graphql.parse_schema',
-    fn: (a) => {
-      try {
-        return schemaJSON(graphql().parse(textArg(a, 0)));
-      } catch (e) {
-        if (e instanceof graphql().GraphQLError) throw builtinError(gqlMessage(e));
-        throw e;
-      }
-    },
+    fn: (a) => schemaJSON(parseText(textArg(a, 0))),
   },
   {
     name: 'graphql.schema_is_valid',

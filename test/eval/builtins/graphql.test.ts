@@ -37,6 +37,7 @@ describe('graphql', () => {
       ],
     });
     expect(() => call('graphql.parse_query', '{ broken')).toThrow(/Syntax Error/);
+    expect(() => call('graphql.parse_schema', 'type Query {')).toThrow(/Syntax Error/);
   });
   it('parse, parse_and_verify and parse_schema', () => {
     const [q, s] = call('graphql.parse', '{ employeeByID(id: "a") { id } }', schema) as Record<string, unknown>[];
