@@ -3,7 +3,7 @@
 // here once; a command that words it differently passes its own description.
 
 import { opt } from './command.js';
-import { collectList } from './options.js';
+import { collect, collectList } from './options.js';
 
 const V0 = 'opt-in to OPA features and behaviors prior to the OPA v1.0 release';
 const V1 = 'opt-in to OPA features and behaviors enabled by default in OPA v1.0 (the default)';
@@ -36,6 +36,9 @@ export const input = () => opt('-i, --input <file>', 'set input file path (JSON 
 
 /** `-I, --stdin-input`: the input document from stdin. */
 export const stdinInput = () => opt('-I, --stdin-input', 'read input document from stdin');
+
+/** `--builtins <file>`: custom built-in functions from a JavaScript module (Regolith's own; repeatable). */
+export const builtins = () => opt('--builtins <file>', 'load custom built-in functions from a JavaScript module (docs/custom-builtins.md); repeatable', collect, [] as string[]);
 
 /** `-S, --strict`: the compiler's strict mode. */
 export const strict = () => opt('-S, --strict', 'enable compiler strict mode');

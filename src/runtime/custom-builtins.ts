@@ -7,14 +7,10 @@ import { existsSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CustomBuiltinError, CustomBuiltins, type CustomBuiltin } from '../engine/index.js';
+import { ExitError } from './errors.js';
 
-/** A module that cannot be loaded or does not export built-in definitions. */
-export class BuiltinsLoadError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'BuiltinsLoadError';
-  }
-}
+/** A module that cannot be loaded or does not export built-in definitions (ends the command). */
+export class BuiltinsLoadError extends ExitError {}
 
 const SHAPE = 'export an array of built-in definitions ({name, args, result, nondeterministic, fn}) as `export default [...]` or `export const builtins = [...]`';
 

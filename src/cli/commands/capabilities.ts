@@ -3,12 +3,12 @@
 // built-ins. Without flags it lists the capabilities versions known, as `opa` does.
 
 import { readFileSync } from 'node:fs';
-import { capabilitiesBuiltins } from '../../engine/capabilities.js';
+import { capabilitiesBuiltins, type BuiltinDecl } from '../../engine/capabilities.js';
 import { sortKeysDeep } from '../../value/index.js';
 import { CLIError, out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { v0Compatible } from '../flags.js';
+import { builtins, v0Compatible } from '../flags.js';
 
 const capabilitiesCommand = command({
   name: 'capabilities',
@@ -18,6 +18,7 @@ const capabilitiesCommand = command({
     opt('--version <version>', 'print capabilities of a specific version'),
     opt('--file <path>', 'print capabilities defined by a file'),
     v0Compatible(),
+    builtins(),
   ],
   examples: [
     'regolith capabilities                 # list the capabilities versions known',
@@ -26,9 +27,10 @@ const capabilitiesCommand = command({
   ],
 });
 
-export function currentCapabilities(v0: boolean): Record<string, unknown> {
+/** The capabilities of this build, with the custom built-ins' declarations when given (--builtins). */
+export function currentCapabilities(v0: boolean, custom?: { list(): BuiltinDecl[] }): Record<string, unknown> {
   return {
-    builtins: capabilitiesBuiltins().map((b) => {
+    builtins: capabilitiesBuiltins(custom).map((b) => {
       const { decl, ...rest } = b as { decl: unknown };
       return { ...rest, decl: sortKeysDeep(decl) };
     }),
@@ -44,7 +46,14 @@ function futureKeywords(v0: boolean): string[] {
   return v0 ? ['contains', 'every', 'if', 'in'] : ['and', 'not', 'or'];
 }
 
-function capabilitiesAction(opts: OptionsOf<typeof capabilitiesCommand>): void {
+/** --builtins modules' declarations (loaded only when asked: capabilities otherwise loads no evaluator). */
+async function customBuiltins(paths: string[]): Promise<{ list(): BuiltinDecl[] } | undefined> {
+  if (!paths.length) return undefined;
+  const [{ loadBuiltinModules }, { CustomBuiltins }] = await Promise.all([import('../../runtime/custom-builtins.js'), import('../../engine/custom-builtins.js')]);
+  return new CustomBuiltins(await loadBuiltinModules(paths));
+}
+
+async function capabilitiesAction(opts: OptionsOf<typeof capabilitiesCommand>): Promise<void> {
   const mine = `v${regolithVersion()}`;
   let caps: unknown;
   if (opts.version) {
@@ -63,7 +72,7 @@ function capabilitiesAction(opts: OptionsOf<typeof capabilitiesCommand>): void {
       throw new CLIError(`${opts.file}: ${(e as Error).message}`);
     }
   } else if (opts.current) {
-    caps = currentCapabilities(!!opts.v0Compatible);
+    caps = currentCapabilities(!!opts.v0Compatible, await customBuiltins(opts.builtins));
   } else {
     out(mine);
     return;

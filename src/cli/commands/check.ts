@@ -5,13 +5,14 @@
 import { lstatSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { RegoParseError, parseModule, type Module, type RegoErrorDetail } from '../../engine/syntax.js';
-import { compile, RegoCompileError } from '../../engine/index.js';
+import { compile, CustomBuiltins, RegoCompileError } from '../../engine/index.js';
 import { readBundleEntries } from '../../bundle/index.js';
 import { globMatch } from '../../bundle/verify.js';
 import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundleMode, format, ignore, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, format, ignore, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const checkCommand = command({
   name: 'check',
@@ -25,6 +26,7 @@ const checkCommand = command({
     ignore(),
     v0Compatible(),
     v1Compatible(),
+    builtins(),
   ],
   examples: ['regolith check policies/', 'regolith check --strict --format json policy.rego', 'regolith check -b bundle.tar.gz'],
 });
@@ -78,6 +80,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   if (!Number.isInteger(max) || max < 0) throw new CLIError(`invalid --max-errors value "${opts.maxErrors}"`);
   const sources: Source[] = [];
   for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
+  const custom = new CustomBuiltins(await loadBuiltinModules(opts.builtins));
   const errors: RegoErrorDetail[] = [];
   const fallback = opts.v0Compatible ? 'v0' : 'v1';
   const modules: Module[] = [];
@@ -93,7 +96,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   let compiled = false;
   if (errors.length === 0) {
     try {
-      compile(modules, { strict: !!opts.strict });
+      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined });
     } catch (e) {
       if (!(e instanceof RegoCompileError)) throw e;
       errors.push(...e.errors);

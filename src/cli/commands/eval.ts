@@ -14,7 +14,8 @@ import { loadPaths, LoadError } from '../../runtime/load-paths.js';
 import { buildPolicySet, toErrorDetails } from '../../runtime/policy-set.js';
 import { prepareQuery, runPrepared } from '../../runtime/query.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundlePaths, data, explain, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, data, explain, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { collectList } from '../options.js';
 
 const evalCommand = command({
@@ -41,6 +42,7 @@ const evalCommand = command({
     opt('--timeout <duration>', 'set eval timeout (e.g. 5s, 250ms; 0 means no timeout)', '0'),
     ignore(),
     opt('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80'),
+    builtins(),
   ],
   examples: [
     "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
@@ -151,7 +153,7 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise
       f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? await readTombstoneInput(f.input)
       : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
-    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors });
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: await loadBuiltinModules(f.builtins) });
     if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
     const prepared = prepareQuery(set, query, regoVersion);
     const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;

@@ -1,20 +1,23 @@
 // `regolith run`: with --server, the policy decision server over the given policy and data
-// files or bundles (see src/runtime/server.ts). The interactive REPL of `opa run` is not provided.
+// files or bundles (see src/runtime/server.ts); without it, OPA's interactive shell over
+// them (./repl/, loaded only then).
 
 import { CLIError } from '../io.js';
 import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
 import { runServer } from '../../runtime/server.js';
 import { verification, verificationConfig } from '../verification-flags.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
 import { collect, collectList } from '../options.js';
 
 export const runCommand = command({
   name: 'run',
-  description: 'Start the policy decision server (--server)',
+  description: 'Start the interactive shell (REPL), or the policy decision server with --server',
   args: [['[paths...]', 'policy and data files or directories (bundle directories or archives with -b)']],
   flags: [
     opt('-s, --server', 'start the runtime in server mode'),
+    opt('-f, --format <format>', 'set shell output format, i.e, pretty, json', 'pretty'),
+    opt('--history <path>', 'set path of history file (default ~/.regolith_history)'),
     opt('-a, --addr <address>', 'set listening address of the server (e.g., [ip]:<port>); repeatable', collectList, [] as string[]),
     opt('-c, --config-file <file>', 'set path of configuration file'),
     opt('--set <key=value>', 'override config values on the command line (use commas to specify multiple values)', collect, [] as string[]),
@@ -40,8 +43,11 @@ export const runCommand = command({
     opt('--tls-cipher-suites <names>', 'set list of cipher suites (IANA names), comma-separated', collectList, [] as string[]),
     opt('--tls-cert-refresh-period <duration>', 'set certificate refresh period (e.g. 30s, 5m; 0 reloads only on file change)', '0s'),
     verification(),
+    builtins(),
   ],
   examples: [
+    'regolith run examples/sample                  # the interactive shell',
+    'regolith run repl.input:input.json policy.rego # input for the shell\'s queries',
     'regolith run --server examples/sample',
     'regolith run --server --addr 127.0.0.1:8282 policy.rego data.json',
     'regolith run -s -b bundle.tar.gz --log-format text',
@@ -63,7 +69,12 @@ function durationMs(text: string, flag: string): number {
 
 async function runAction(paths: string[], f: RunFlags): Promise<void> {
   if (!f.server) {
-    throw new CLIError('the interactive REPL is not supported by regolith: use `regolith run --server` for the server, or `regolith eval` for queries');
+    if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {pretty, json}`);
+    const shellVerification = f.skipVerify ? undefined : verificationConfig(f);
+    if (shellVerification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
+    const { runRepl } = await import('./repl/index.js');
+    await runRepl({ paths, bundleMode: !!f.bundle, ignore: f.ignore, regoVersion: f.v0Compatible ? 'v0' : 'v1', verification: shellVerification, format: f.format, history: f.history });
+    return;
   }
   if (!LOG_LEVELS.includes(f.logLevel)) throw new CLIError(`invalid argument "${f.logLevel}" for "-l, --log-level" flag: must be one of {${LOG_LEVELS.join(', ')}}`);
   if (!LOG_FORMATS.includes(f.logFormat)) throw new CLIError(`invalid argument "${f.logFormat}" for "--log-format" flag: must be one of {${LOG_FORMATS.join(', ')}}`);
@@ -113,6 +124,7 @@ async function runAction(paths: string[], f: RunFlags): Promise<void> {
     unixSocketPerm: f.unixSocketPerm,
     access: { authentication: f.authentication as 'off' | 'token' | 'tls', authorization: f.authorization as 'off' | 'basic' },
     workers,
+    builtins: f.builtins,
   });
 }
 

@@ -11,7 +11,8 @@ import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, bundleMode, explain, format, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundleMode, explain, format, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const testCommand = command({
   name: 'test',
@@ -33,6 +34,7 @@ const testCommand = command({
     opt('--fail-on-empty', 'exit with non-zero status if no tests were run'),
     v0Compatible(),
     v1Compatible(),
+    builtins(),
   ],
   examples: [
     'regolith test policies/',
@@ -93,7 +95,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       ignore: f.ignore,
       regoVersion,
     });
-    const set = buildPolicySet(loaded, { regoVersion });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins) });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
