@@ -7,12 +7,11 @@
 // Compiled globs are cached.
 
 import { typeName, type Value } from '../../value/index.js';
-import { builtinError } from './errors.js';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
+import { PatternCache } from './pattern-cache.js';
 import { str, typeError } from './args.js';
 
-const MAX = 1000;
-const cache = new Map<string, RegExp | Error>();
+const cache = new PatternCache<RegExp>(1000);
 
 function escapeRe(s: string): string {
   return s.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
@@ -297,22 +296,13 @@ function translate(pattern: string, delims: string[]): string {
 }
 
 function compileGlob(pattern: string, delims: string[]): RegExp {
-  const key = JSON.stringify([pattern, delims]);
-  let hit = cache.get(key);
-  if (hit !== undefined) {
-    cache.delete(key);
-    cache.set(key, hit);
-  } else {
+  return cache.get(JSON.stringify([pattern, delims]), () => {
     try {
-      hit = new RegExp(translate(pattern, delims), 'u');
+      return new RegExp(translate(pattern, delims), 'u');
     } catch (e) {
-      hit = new Error((e as Error).message);
+      return new Error((e as Error).message);
     }
-    cache.set(key, hit);
-    if (cache.size > MAX) cache.delete(cache.keys().next().value!);
-  }
-  if (hit instanceof Error) throw builtinError(hit.message);
-  return hit;
+  });
 }
 
 function delimiters(v: Value): string[] {

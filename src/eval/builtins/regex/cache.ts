@@ -2,38 +2,30 @@
 // regex built-ins need (FindAll with Go's empty-match rules, ReplaceAllString expansion).
 
 import RE2 from 're2';
-import { builtinError } from '../errors.js';
+import { PatternCache } from '../pattern-cache.js';
 import { GoRegexError, parseGoRegex } from './syntax/index.js';
 
-const MAX = 1000;
-const cache = new Map<string, RE2 | Error>();
+const cache = new PatternCache<RE2>(1000);
 const groupNames = new WeakMap<RE2, (string | undefined)[]>();
 
 /** Compiles (or fetches) a pattern; a pattern Go rejects fails with Go's error text (eval_builtin_error). */
 export function compileRegex(pattern: string): RE2 {
-  let hit = cache.get(pattern);
-  if (hit !== undefined) {
-    cache.delete(pattern);
-    cache.set(pattern, hit);
-  } else {
+  return cache.get(pattern, () => {
     try {
       const go = parseGoRegex(pattern);
       try {
-        hit = new RE2(go.source, 'gu');
-        groupNames.set(hit, go.names);
+        const re = new RE2(go.source, 'gu');
+        groupNames.set(re, go.names);
+        return re;
       } catch {
         // Valid for Go but beyond RE2's program-size budget.
-        hit = new Error(`error parsing regexp: expression too large: \`${pattern}\``);
+        return new Error(`error parsing regexp: expression too large: \`${pattern}\``);
       }
     } catch (e) {
       if (!(e instanceof GoRegexError)) throw e;
-      hit = e;
+      return e;
     }
-    cache.set(pattern, hit);
-    if (cache.size > MAX) cache.delete(cache.keys().next().value!);
-  }
-  if (hit instanceof Error) throw builtinError(hit.message);
-  return hit;
+  });
 }
 
 /** Whether Go's regexp/syntax parses the pattern (what regex.is_valid asks). */
