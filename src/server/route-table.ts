@@ -19,7 +19,7 @@ export type Answerer = 'primary' | 'worker';
 
 export interface RouteDecl {
   method: Method;
-  /** Hono's path: exact, or ending in `/*` for the paths below it. */
+  /** Hono's path: exact, or ending in `/*` for the path before it and every path below (as Hono matches it). */
   path: string;
   answeredBy: Answerer;
 }
@@ -52,8 +52,9 @@ export function wrongMethodPaths(families: readonly RouteFamily[]): string[] {
 
 /**
  * Whether the primary answers (method, path): a declared route answered by the primary
- * matches it (`/a/*` stands for every path starting `/a/`). It runs for every request a
- * worker gets, so the declarations are looked up once, by method.
+ * matches it as Hono matches it (`/a/*` stands for `/a` and every path starting `/a/`), so
+ * whatever request reaches a route's handler goes to the process the route names. It runs
+ * for every request a worker gets, so the declarations are looked up once, by method.
  */
 export function answeredByPrimary(routes: readonly RouteDecl[]): (method: string, path: string) => boolean {
   const exact = new Map<string, Set<string>>();
@@ -62,7 +63,7 @@ export function answeredByPrimary(routes: readonly RouteDecl[]): (method: string
     if (r.answeredBy !== 'primary') continue;
     if (r.path.endsWith('/*')) {
       const list = prefixes.get(r.method) ?? [];
-      list.push(r.path.slice(0, -1));
+      list.push(r.path.slice(0, -2));
       prefixes.set(r.method, list);
     } else {
       const set = exact.get(r.method) ?? new Set<string>();
@@ -73,6 +74,6 @@ export function answeredByPrimary(routes: readonly RouteDecl[]): (method: string
   return (method, path) => {
     if (exact.get(method)?.has(path)) return true;
     const list = prefixes.get(method);
-    return list !== undefined && list.some((p) => path.startsWith(p));
+    return list !== undefined && list.some((p) => path === p || (path.startsWith(p) && path[p.length] === '/'));
   };
 }

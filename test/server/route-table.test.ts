@@ -57,15 +57,23 @@ describe('answeredByPrimary', () => {
   ];
   const owns = answeredByPrimary(routes);
 
-  it('matches exact paths and the paths below a /* path, by method', () => {
+  it('matches exact paths, and a /* path as Hono does (the path itself and every path below), by method', () => {
     expect(owns('GET', '/a')).toBe(true);
     expect(owns('GET', '/a/')).toBe(false);
     expect(owns('POST', '/a')).toBe(false);
     expect(owns('PUT', '/b/x/y')).toBe(true);
     expect(owns('PUT', '/b/')).toBe(true);
-    expect(owns('PUT', '/b')).toBe(false);
+    expect(owns('PUT', '/b')).toBe(true);
+    expect(owns('PUT', '/bx')).toBe(false);
     expect(owns('GET', '/b/x')).toBe(false);
     expect(owns('DELETE', '/b/x')).toBe(false);
+  });
+
+  it("follows Hono's router: a /* route answers the path itself", async () => {
+    const { app } = createApp({ engine: new FakeEngine(), processMetrics: false });
+    // DELETE /v1/data reaches the DELETE /v1/data/* handler (a write: the primary's), not the 405
+    expect((await app.request('/v1/data', { method: 'DELETE' })).status).not.toBe(405);
+    expect(answeredByPrimary(SERVER_ROUTES)('DELETE', '/v1/data')).toBe(true);
   });
 
   it('lists each 405 path once', () => {

@@ -16,6 +16,7 @@ const PRIMARY: [string, string][] = [
   ['PATCH', '/v1/data'],
   ['PATCH', '/v1/data/kv'],
   ['DELETE', '/v1/data/kv/ryw'],
+  ['DELETE', '/v1/data'],
   ['PUT', '/v1/policies/extra'],
   ['DELETE', '/v1/policies/extra'],
   ['GET', '/v1/status'],
@@ -23,6 +24,7 @@ const PRIMARY: [string, string][] = [
   ['GET', '/v1/config'],
   ['GET', '/metrics'],
   ['POST', '/v1/events/ci'],
+  ['POST', '/v1/events'],
   ['POST', '/ui/api/impact'],
   ['GET', '/ui/api/status'],
   ['GET', '/ui/api/decisions'],
@@ -50,9 +52,11 @@ const WORKER: [string, string][] = [
   ['POST', '/ui/api/eval'],
   ['POST', '/ui/api/fmt'],
   ['GET', '/ui/api/decisions/stream'],
-  // a write's path without a write method, and the query string left off by the caller
+  // no route: answered (404 or 405) where it arrives
   ['GET', '/v1/status/x'],
-  ['POST', '/v1/events'],
+  ['GET', '/metricsx'],
+  ['PATCH', '/v1/policies/x'],
+  ['POST', '/v1/eventsx'],
 ];
 
 describe('primaryOwns, derived from the route declarations', () => {
