@@ -126,14 +126,27 @@ function packageVersion(): string {
 
 let stampMs = -1;
 let stampText = '';
+let stampSecond = NaN;
+/** The current second's ISO text up to and with the '.' ("2026-11-26T09:41:07."). */
+let stampPrefix = '';
 
-/** Now in RFC 3339 (milliseconds): written once per millisecond, however many decisions share it. */
+/**
+ * Now in RFC 3339 (milliseconds), as Date.toISOString writes it. toISOString costs ~1 µs, as
+ * much as the rest of the event's fields: it runs once per second, and each millisecond
+ * appends its three digits to that second's text.
+ */
 function timestamp(): string {
   const now = Date.now();
-  if (now !== stampMs) {
-    stampMs = now;
-    stampText = new Date(now).toISOString();
+  if (now === stampMs) return stampText;
+  const ms = now % 1000;
+  const second = now - ms;
+  if (second !== stampSecond) {
+    stampSecond = second;
+    const iso = new Date(second).toISOString();
+    stampPrefix = iso.slice(0, iso.length - 4);
   }
+  stampMs = now;
+  stampText = stampPrefix + (ms < 10 ? '00' : ms < 100 ? '0' : '') + ms + 'Z';
   return stampText;
 }
 

@@ -3,7 +3,6 @@
 // upload. Uploads POST gzipped JSON arrays to <service><resource> between min and max delay
 // seconds; a failed upload puts its events back and retries with backoff.
 
-import { gzipSync } from 'node:zlib';
 import pino, { type Logger } from 'pino';
 import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
@@ -13,7 +12,7 @@ import { backoffMs, jitteredDelayMs, secondsToMs, sleep, REAL_TIMING, type Timin
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import { EventBuffer } from './buffer.js';
 import { DecisionFeed } from './feed.js';
-import { ChunkEncoder, type Chunk } from './chunk.js';
+import { ChunkEncoder, gzippedAloneSize, type Chunk } from './chunk.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, type LoggedDecision } from './event.js';
 import { filterEvent, pathRef, type PolicyEvaluator } from './mask.js';
 
@@ -229,7 +228,7 @@ export class DecisionLogPlugin implements Plugin {
   private fits(encoded: string, ndCache: Value | undefined): boolean {
     const limit = this.cfg.reporting.upload_size_limit_bytes;
     if (!this.opts.client || ndCache === undefined || Buffer.byteLength(encoded) + 2 <= limit) return true;
-    return gzipSync('[' + encoded + ']').length <= limit;
+    return gzippedAloneSize(encoded) <= limit;
   }
 
   /** Uploads everything buffered now (manual trigger); true when all of it was accepted. */

@@ -13,12 +13,14 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 const zlibWork = vi.hoisted(() => ({ calls: 0, bytes: 0, budget: Infinity, syncCalls: 0 }));
 vi.mock('node:zlib', async (importOriginal) => {
   const zlib = await importOriginal<typeof import('node:zlib')>();
-  const gzip = (buf: Parameters<typeof zlib.gzipSync>[0], cb: (err: Error | null, out: Buffer) => void): void => {
+  type Callback = (err: Error | null, out: Buffer) => void;
+  const gzip = (buf: Parameters<typeof zlib.gzipSync>[0], opts: import('node:zlib').ZlibOptions | Callback, callback?: Callback): void => {
+    const cb = typeof opts === 'function' ? opts : callback!;
     zlibWork.calls++;
     zlibWork.bytes += typeof buf === 'string' ? Buffer.byteLength(buf) : (buf as ArrayBufferView).byteLength;
     // fail fast instead of spending minutes in a quadratic encoder
     if (zlibWork.bytes > zlibWork.budget) return cb(new Error(`gzip work over budget: ${zlibWork.bytes} bytes in ${zlibWork.calls} calls`), Buffer.alloc(0));
-    zlib.gzip(buf, cb);
+    zlib.gzip(buf, typeof opts === 'function' ? {} : opts, cb);
   };
   const gzipSync = (buf: Parameters<typeof zlib.gzipSync>[0], opts?: Parameters<typeof zlib.gzipSync>[1]): Buffer => {
     zlibWork.syncCalls++;
