@@ -10,7 +10,7 @@ import { tempDir, writeTree } from '../bundle/helpers.js';
 const POLICY = 'package policy\n\nallow if is_admin\n\nis_admin if "admin" in input.user.roles\n';
 
 function flags(over: Partial<DepsFlags> = {}): DepsFlags {
-  return { data: [], bundle: [], format: 'pretty', ignore: [], ...over };
+  return { data: [], bundle: [], format: 'pretty', ignore: [], ...over } as DepsFlags;
 }
 
 describe('regolith deps (command functions)', () => {
@@ -53,6 +53,6 @@ describe('regolith deps (command functions)', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'bad.rego'), 'package bad\n\np if { x }\n');
     await expect(dependencies('data.bad.p', flags({ data: [dir] }))).rejects.toThrow(/rego_unsafe_var_error: var x is unsafe/);
-    await expect(depsAction('data.x', flags({ format: 'table' }))).rejects.toThrow('invalid argument "table" for "-f, --format" flag: must be one of {pretty, json}');
+    await expect(depsAction(['data.x'], flags({ format: 'table' }))).rejects.toThrow('invalid argument "table" for "-f, --format" flag: must be one of {pretty, json}');
   });
 });

@@ -14,7 +14,7 @@ const json = (v: Value | undefined) => (v === undefined ? undefined : JSON.parse
 const UUID = /^[\da-f]{8}-[\da-f]{4}-[\da-f]{4}-[\da-f]{4}-[\da-f]{12}$/;
 
 function flags(over: Partial<ExecFlags> = {}): ExecFlags {
-  return { bundle: [], set: [], setFile: [], format: 'json', logLevel: 'error', logFormat: 'json', timeout: '0s', ...over };
+  return { bundle: [], set: [], setFile: [], format: 'json', logLevel: 'error', logFormat: 'json', timeout: '0s', ...over } as ExecFlags;
 }
 
 function fixture(policy = 'package system\n\nmain contains "hello" if input.foo == 7\n'): { bundle: string; files: string } {

@@ -7,17 +7,23 @@ import { CLIError } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
 import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
 import { renderTable } from '../table.js';
-
-export interface DepsFlags {
-  data: string[];
-  bundle: string[];
-  format: string;
-  ignore: string[];
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-}
+import { command, type OptionsOf } from '../command.js';
+import { bundlePaths, data, format, ignore, v0Compatible, v1Compatible } from '../flags.js';
 
 export const DEPS_FORMATS = ['pretty', 'json'];
+
+const depsCommand = command({
+  name: 'deps',
+  description: 'Analyze Rego query dependencies',
+  args: [['[query...]', 'the query (exactly one)']],
+  flags: [ignore(), data(), bundlePaths(), format(DEPS_FORMATS, 'pretty'), v0Compatible(), v1Compatible()],
+  examples: [
+    'regolith deps --data policy.rego data.policy.allow',
+    'regolith deps -b bundle/ --format json data.authz.allow',
+  ],
+});
+
+export type DepsFlags = OptionsOf<typeof depsCommand>;
 
 /** The dependencies of the query over the loaded policies; errors in OPA's text. */
 export async function dependencies(query: string, f: DepsFlags): Promise<Dependencies> {
@@ -50,8 +56,10 @@ export function renderDependencies(d: Dependencies, format: string): string {
   );
 }
 
-/** The `regolith deps` action (its flags are declared with the command). */
-export const depsAction = async (query: string, f: DepsFlags): Promise<void> => {
+export async function depsAction(args: string[], f: DepsFlags): Promise<void> {
+  if (args.length !== 1) throw new CLIError('specify exactly one query argument');
   if (!DEPS_FORMATS.includes(f.format)) throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {${DEPS_FORMATS.join(', ')}}`);
-  process.stdout.write(renderDependencies(await dependencies(query, f), f.format));
-};
+  process.stdout.write(renderDependencies(await dependencies(args[0]!, f), f.format));
+}
+
+export default depsCommand.action(depsAction);

@@ -21,25 +21,39 @@ import { createRunLogger } from '../../runtime/logger.js';
 import { toErrorDetails } from '../../runtime/policy-set.js';
 import { parseDuration } from '../duration.js';
 import { CLIError } from '../io.js';
-import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
+import { LOG_FORMATS, LOG_LEVELS, collect } from '../options.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundlePaths, format, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
 
-export interface ExecFlags {
-  bundle: string[];
-  decision?: string;
-  configFile?: string;
-  set: string[];
-  setFile: string[];
-  fail?: boolean;
-  failDefined?: boolean;
-  failNonEmpty?: boolean;
-  stdinInput?: boolean;
-  format: string;
-  logLevel: string;
-  logFormat: string;
-  timeout: string;
-  v0Compatible?: boolean;
-  v1Compatible?: boolean;
-}
+const execCommand = command({
+  name: 'exec',
+  description: 'Execute against input files',
+  args: [['[paths...]', 'input files (JSON or YAML) or directories holding them']],
+  flags: [
+    bundlePaths(),
+    format(['json'], 'json'),
+    opt('-c, --config-file <file>', 'set path of configuration file'),
+    opt('--set <key=value>', 'override config values on the command line (use commas to specify multiple values)', collect, [] as string[]),
+    opt('--set-file <key=path>', 'override config values with files on the command line', collect, [] as string[]),
+    opt('--decision <path>', 'set decision to evaluate (default: default_decision of the configuration, /system/main)'),
+    opt('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors'),
+    opt('--fail', 'exits with non-zero exit code on undefined/empty result and errors'),
+    stdinInput(),
+    opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'info'),
+    opt('--log-format <format>', `set log format (${LOG_FORMATS.join(', ')})`, 'json'),
+    opt('--timeout <duration>', "set exec timeout with a Go-style duration, such as '5m 30s' (default unlimited)", '0s'),
+    v0Compatible(),
+    v1Compatible(),
+  ],
+  examples: [
+    'regolith exec --decision /authz/allow -b policies/ inputs/',
+    'regolith exec -c config.yaml --fail-defined requests/*.json',
+    'cat request.json | regolith exec --stdin-input -b bundle.tar.gz --decision authz/allow',
+  ],
+});
+
+/** The flags; --fail-non-empty is OPA's exec parameter without a flag (kept for its counting rule). */
+export type ExecFlags = OptionsOf<typeof execCommand> & { failNonEmpty?: boolean };
 
 /** One line of the report; fields in the order OPA's reporter writes them. */
 export interface ExecResult {
@@ -274,9 +288,8 @@ export async function runExec(paths: string[], f: ExecFlags, io: { stdin?: () =>
   }
 }
 
-/** The `regolith exec` action. */
-export const execAction = async (paths: string[], f: ExecFlags): Promise<void> => {
+export default execCommand.action(async (paths, f) => {
   const report = await runExec(paths, f);
   process.stdout.write(renderExecReport(report.results));
   if (report.failure) throw new CLIError(`exec error: ${report.failure}`);
-};
+});

@@ -17,15 +17,31 @@ import {
   type FileInfo,
 } from '../../bundle/index.js';
 import { CLIError } from '../io.js';
+import { command, opt, type OptionsOf } from '../command.js';
+import { bundleMode } from '../flags.js';
+import { signingAlg } from '../verification-flags.js';
 
-export interface SignFlags {
-  bundle?: boolean;
-  signingKey?: string;
-  signingAlg?: string;
-  claimsFile?: string;
-  outputFilePath?: string;
-  signingPlugin?: string;
-}
+const signCommand = command({
+  name: 'sign',
+  description: 'Generate a bundle signature (.signatures.json)',
+  args: [['[paths...]', 'bundle directories or .tar.gz archives (with -b)']],
+  flags: [
+    bundleMode(),
+    opt('--signing-key <key>', 'set the secret (HMAC) or path of the PEM file containing the private key (RSA and ECDSA)'),
+    signingAlg(),
+    opt('--claims-file <file>', "set path of JSON file containing optional claims (see OPA's signature format)"),
+    opt('--signing-plugin <name>', 'not supported: OPA loads signing plugins written in Go; sign with --signing-key'),
+    opt('-o, --output-file-path <dir>', 'set the location for the .signatures.json file', '.'),
+  ],
+  examples: [
+    'regolith sign --signing-key private.pem --bundle policies/     # ./.signatures.json',
+    'regolith sign --signing-key private.pem -b policies/ -o policies/ && regolith build -b policies/ --verification-key public.pem',
+    'regolith sign --signing-key secret --signing-alg HS256 --claims-file claims.json -b bundle.tar.gz',
+  ],
+});
+
+/** The flags (tests pass only those they need). */
+export type SignFlags = Partial<OptionsOf<typeof signCommand>>;
 
 /** OPA's messages for a sign command that cannot start (checked before any file is read). */
 export function checkSignFlags(paths: string[], f: SignFlags): void {
@@ -114,7 +130,6 @@ export async function signBundles(paths: string[], f: SignFlags): Promise<string
   return out;
 }
 
-/** The `regolith sign` action (its flags are declared in ../registry/sign.ts). */
-export const signAction = async (paths: string[], f: SignFlags): Promise<void> => {
+export default signCommand.action(async (paths, f) => {
   await signBundles(paths, f);
-};
+});
