@@ -6,9 +6,10 @@
 //   REGOLITH_OPA_CONFORMANCE=<folder with v1/ and v0-legacy/>   (default: ../shared/opa-conformance
 //                                                                 beside the checkout, what CI provides)
 //
-// When the folder is not there and the variable is not set, the tests that need it skip,
-// each file with one line saying what it skipped and how to run it. When the variable is
-// set, a missing folder is an error: whoever set it meant the tests to run.
+// A relative path is taken from the repository's root. When the folder is not there and the
+// variable is not set, the tests that need it skip, each file with one line saying what it
+// skipped and how to run it. When the variable is set, a missing folder is an error: whoever
+// set it meant the tests to run.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
