@@ -7,6 +7,7 @@ import { IOPending, type QueryPlan, type RawResult, type RunOptions } from '../e
 import { toJS, type Value } from '../value/index.js';
 import '../eval/builtins/index.js';
 import type { Tracer } from '../eval/explain.js';
+import type { RegoEvalError } from '../eval/errors.js';
 import { planQuery } from './queries.js';
 import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
@@ -45,6 +46,11 @@ export interface EvaluateOptions {
    * empty Map and turn it into the decision-log shape with ndBuiltinCacheValue.
    */
   ndBuiltinCache?: Map<string, Map<string, Value>>;
+  /**
+   * Receives the errors of built-in calls made undefined (without strict built-in errors),
+   * as OPA's BuiltinErrorList: `{code, message, location}` via toJSON().
+   */
+  builtinErrors?: RegoEvalError[];
   /** The document opa.runtime() returns (default: an empty object). */
   runtime?: unknown;
 }
@@ -100,6 +106,7 @@ export class PreparedQuery {
       metrics: o.metrics,
       tracer: o.tracer,
       ndCache: o.ndBuiltinCache,
+      builtinErrors: o.builtinErrors,
       runtime: o.runtime as Value | undefined,
     };
   }

@@ -34,6 +34,11 @@ export interface QueryStateOptions extends QueryLimits {
   runtime?: Value;
   tracer?: Tracer;
   ndCache?: Map<string, Map<string, Value>>;
+  /**
+   * Receives the errors of built-in calls that were made undefined (OPA's BuiltinErrorList,
+   * `opa eval --show-builtin-errors`); never filled under strict built-in errors.
+   */
+  builtinErrors?: RegoEvalError[];
 }
 
 const stderrSink = (m: string): void => void process.stderr.write(m + '\n');
@@ -47,6 +52,7 @@ export class QueryState {
   readonly maxDepth: number;
   readonly runtimeDoc: Value;
   readonly tracer: Tracer | undefined;
+  readonly builtinErrors: RegoEvalError[] | undefined;
   depth = 0;
   /** The package tree of the policy being evaluated. */
   root!: RuleNode;
@@ -71,6 +77,7 @@ export class QueryState {
     this.maxDepth = o.maxDepth ?? 10000;
     this.runtimeDoc = o.runtime ?? EMPTY_DOC;
     this.tracer = o.tracer;
+    this.builtinErrors = o.builtinErrors;
   }
 
   /** time.now_ns for the whole query: read once, on first use. */

@@ -194,6 +194,8 @@ export class QueryPlan {
     const ndCache = o.ndCache ?? new Map();
     for (;;) {
       printed.length = 0;
+      // a suspended try's built-in errors are met again by the next one
+      if (o.builtinErrors) o.builtinErrors.length = 0;
       try {
         const r = this.run({ ...o, io, now, ndCache, print: (m) => printed.push(m) });
         for (const m of printed) sink(m);

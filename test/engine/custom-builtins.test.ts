@@ -167,6 +167,18 @@ describe('custom built-ins: errors as OPA handles them', () => {
     });
   });
 
+  it("collects the errors of calls made undefined when asked (OPA's BuiltinErrorList), once each across async re-runs", async () => {
+    const r = new Regolith({ builtins: [failing, { name: 'custom.wait', fn: async () => 'w' }] });
+    r.addModule('p.rego', 'package p\n\ndefault ok := false\n\nok if custom.fail("x")\n\nn := to_number("y")\n\nw := custom.wait()\n');
+    const errors: RegoEvalError[] = [];
+    const out = await r.prepare('[data.p.ok, data.p.w]').evaluateAsync({ builtinErrors: errors });
+    expect(out[0]?.expressions[0]?.value).toEqual([false, 'w']);
+    expect(errors.map((e) => e.toJSON())).toEqual([{ code: 'eval_builtin_error', message: 'custom.fail: cannot parse x', location: { file: 'p.rego', row: 5, col: 7 } }]);
+    const both: RegoEvalError[] = [];
+    r.prepare('[data.p.ok, data.p.n]').evaluate({ builtinErrors: both });
+    expect(both.map((e) => e.toJSON().message)).toEqual(['custom.fail: cannot parse x', 'to_number: strconv.ParseFloat: parsing "y": invalid syntax']);
+  });
+
   it('a HaltError ends the evaluation even without strict built-in errors', () => {
     const r = new Regolith({
       builtins: [

@@ -35,9 +35,11 @@ export function builtinCall(def: BuiltinDef, fr: Frame, args: Value[], loc: Loca
       // OPA collects every built-in error (type errors included) and makes the call
       // undefined unless strict-builtin-errors is on; conflicts always end the query.
       if (e.code === 'eval_conflict_error' || q.strict) throw new RegoEvalError(e.code, `${def.name}: ${e.message}`, loc);
+      q.builtinErrors?.push(new RegoEvalError(e.code, `${def.name}: ${e.message}`, loc));
       return undefined;
     }
     if (q.strict) throw new RegoEvalError('eval_builtin_error', `${def.name}: ${(e as Error)?.message ?? String(e)}`, loc);
+    q.builtinErrors?.push(new RegoEvalError('eval_builtin_error', `${def.name}: ${(e as Error)?.message ?? String(e)}`, loc));
     return undefined;
   }
 }
