@@ -7,6 +7,7 @@
 // of each captured value after the last expression). A lone `false` still answers false.
 
 import type { Body, Expr, Term } from '../lang/ast.js';
+import { forEachChildTerm } from '../lang/visit.js';
 import { arityOf, type CompiledPolicy } from '../compiler/index.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { declarationIn, getDeclaration } from '../compiler/builtins/index.js';
@@ -46,23 +47,11 @@ function exprIterates(e: Expr): boolean {
 }
 
 function termIterates(t: Term): boolean {
-  switch (t.type) {
-    case 'ref': {
-      const name = refName(t);
-      if (name !== undefined && getDeclaration(name)?.relation) return true;
-      if (t.value.slice(1).some((x) => x.type === 'var')) return true;
-      return t.value.some(termIterates);
-    }
-    case 'call':
-      if (t.template) return t.template.parts.some((p) => ('terms' in p ? exprIterates(p) : termIterates(p)));
-      return t.value.some(termIterates);
-    case 'array':
-    case 'set':
-      return t.value.some(termIterates);
-    case 'object':
-      return t.value.some(([k, v]) => termIterates(k) || termIterates(v));
-    default:
-      // scalars, vars; comprehensions are not looked into
-      return false;
-  }
+  if (t.type === 'ref') {
+    const name = refName(t);
+    if (name !== undefined && getDeclaration(name)?.relation) return true;
+    if (t.value.slice(1).some((x) => x.type === 'var')) return true;
+  } else if (t.type === 'call' && t.template) return t.template.parts.some((p) => ('terms' in p ? exprIterates(p) : termIterates(p)));
+  // scalars and vars have no sub-terms; comprehensions are not looked into
+  return forEachChildTerm(t, termIterates);
 }

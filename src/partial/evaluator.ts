@@ -11,6 +11,7 @@
 // rule (negation.ts).
 
 import type { Body, Every, Expr, Location, Term } from '../lang/ast.js';
+import { forEachChildTerm, isCollectionTerm, mapChildTerms, missingKind } from '../lang/visit.js';
 import type { CompiledPolicy } from '../compiler/index.js';
 import type { CompiledRule, RuleNode } from '../compiler/tree.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
@@ -88,13 +89,8 @@ function mayBeUndefined(t: Term): boolean {
       return true;
     case 'var':
       return t.value === 'input' || t.value === 'data';
-    case 'array':
-    case 'set':
-      return t.value.some(mayBeUndefined);
-    case 'object':
-      return t.value.some(([a, b]) => mayBeUndefined(a) || mayBeUndefined(b));
     default:
-      return false;
+      return isCollectionTerm(t) && forEachChildTerm(t, mayBeUndefined);
   }
 }
 
@@ -461,13 +457,8 @@ export class PartialEvaluator {
     switch (t.type) {
       case 'var':
         return t.value !== 'input' && t.value !== 'data' && lookup(st, `${fr.id}:${t.value}`) === undefined;
-      case 'array':
-      case 'set':
-        return t.value.some((x) => this.hasUnbound(x, fr, st));
-      case 'object':
-        return t.value.some(([a, b]) => this.hasUnbound(a, fr, st) || this.hasUnbound(b, fr, st));
       default:
-        return false;
+        return isCollectionTerm(t) && forEachChildTerm(t, (x) => this.hasUnbound(x, fr, st));
     }
   }
 
@@ -568,6 +559,8 @@ export class PartialEvaluator {
       case 'setcomprehension':
       case 'objectcomprehension':
         return this.comprehension(t, fr, st, k);
+      default:
+        return missingKind(t, undefined);
     }
   }
 
@@ -1082,11 +1075,6 @@ export class PartialEvaluator {
           }
           return extendRef(walk(head), x.value.slice(1).map(walk));
         }
-        case 'array':
-        case 'set':
-          return { ...x, value: x.value.map(walk) } as Term;
-        case 'object':
-          return { ...x, value: x.value.map(([a, b]) => [walk(a), walk(b)] as [Term, Term]) };
         case 'call':
           return { ...x, value: x.value.map((y, i) => (i === 0 ? this.plugOperator(y) : walk(y))) };
         // a comprehension is always defined: reading a copy inside it keeps no definedness
@@ -1104,7 +1092,7 @@ export class PartialEvaluator {
           return out;
         }
         default:
-          return x;
+          return mapChildTerms(x, walk);
       }
     };
     const out = walk(t);

@@ -15,6 +15,7 @@
 //   read before the replacement, and must still be.
 
 import type { Expr, Term, With } from '../lang/ast.js';
+import { ARGS_ONLY, everyChildTerm, mapChildTerms } from '../lang/visit.js';
 import { isEvery, isSome, refName } from '../compiler/terms.js';
 import { walkExpr, walkTerm } from '../compiler/walk.js';
 import { builtinIn } from '../eval/builtins/index.js';
@@ -115,9 +116,8 @@ function alwaysDefined(pe: PartialEvaluator, t: Term, mock: boolean): boolean {
       return t.value !== 'input' && t.value !== 'data' ? true : false;
     case 'array':
     case 'set':
-      return t.value.every((x) => alwaysDefined(pe, x, false));
     case 'object':
-      return t.value.every(([a, b]) => alwaysDefined(pe, a, false) && alwaysDefined(pe, b, false));
+      return everyChildTerm(t, (x) => alwaysDefined(pe, x, false));
     case 'ref': {
       if (!mock) return false;
       const p = rootPath(t);
@@ -321,20 +321,13 @@ function plug(pe: PartialEvaluator, e: Expr, fr: Frame0, st: State, mode: 'vars'
         }
         return extendRef(walk(head, closure, replaced), rest);
       }
-      case 'array':
-      case 'set':
-        return { ...x, value: x.value.map((y) => walk(y, closure, replaced)) } as Term;
-      case 'object':
-        return { ...x, value: x.value.map(([a, b]) => [walk(a, closure, replaced), walk(b, closure, replaced)] as [Term, Term]) };
-      case 'call':
-        return { ...x, value: x.value.map((y, i) => (i === 0 ? y : walk(y, closure, replaced))) };
       case 'arraycomprehension':
       case 'setcomprehension':
         return { ...x, value: { term: walk(x.value.term, true, replaced), body: x.value.body.map((b) => expr(b, true, replaced)) } } as Term;
       case 'objectcomprehension':
         return { ...x, value: { key: walk(x.value.key, true, replaced), value: walk(x.value.value, true, replaced), body: x.value.body.map((b) => expr(b, true, replaced)) } };
       default:
-        return x;
+        return mapChildTerms(x, (y) => walk(y, closure, replaced), ARGS_ONLY);
     }
   };
   const expr = (x: Expr, closure: boolean, replaced: boolean): Expr => {
