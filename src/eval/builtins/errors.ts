@@ -22,3 +22,13 @@ export function operandError(pos: number, expected: string, got: Value): Builtin
 export function builtinError(message: string): BuiltinError {
   return new BuiltinError(message, 'eval_builtin_error');
 }
+
+/** Runs `f`; an error of class `kind` (a parser's or a library's own) becomes the built-in's error, with its message. */
+export function withBuiltinErrors<R>(kind: abstract new (...args: never[]) => Error, f: () => R): R {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof kind) throw builtinError(e.message);
+    throw e;
+  }
+}

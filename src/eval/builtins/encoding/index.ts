@@ -2,7 +2,7 @@
 // hex, URL query encoding, and URI parsing.
 
 import { RSet, isPlainObject, newPlainObject, sortedKeys, type Value } from '../../../value/index.js';
-import { builtinError, operandError } from '../errors.js';
+import { builtinError, operandError, withBuiltinErrors } from '../errors.js';
 import { URLError, parseQuery, parseURL, queryEscape, queryUnescape, splitHostPort } from './url.js';
 import { registerBuiltins, type BuiltinImpl } from '../registry.js';
 import { str } from '../args.js';
@@ -102,14 +102,7 @@ function hexDecode(s: string): string {
   return Buffer.from(out).toString('utf8');
 }
 
-function wrapURL<T>(f: () => T): T {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof URLError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const wrapURL = <T>(f: () => T): T => withBuiltinErrors(URLError, f);
 
 const defs: BuiltinImpl[] = [
   { name: 'base64.encode', fn: (a) => Buffer.from(str(a, 0), 'utf8').toString('base64') },

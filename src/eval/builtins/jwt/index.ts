@@ -2,7 +2,7 @@
 // signature checks per algorithm, decode_verify's constraints, and signing from JWKs.
 
 import { registerBuiltins, type BuiltinImpl } from '../registry.js';
-import { builtinError, operandError } from '../errors.js';
+import { builtinError, operandError, withBuiltinErrors } from '../errors.js';
 import {
   compareNumbers,
   isNumber,
@@ -30,14 +30,7 @@ import {
 } from './keys.js';
 
 /** Runs f, turning key/encoding failures into eval_builtin_error. */
-function wrap<R>(f: () => R): R {
-  try {
-    return f();
-  } catch (e) {
-    if (e instanceof JwtError) throw builtinError(e.message);
-    throw e;
-  }
-}
+const wrap = <R>(f: () => R): R => withBuiltinErrors(JwtError, f);
 
 function stringArg(args: Value[], i: number): string {
   const v = args[i]!;
