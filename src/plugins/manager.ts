@@ -75,6 +75,7 @@ export class PluginManager {
   private readonly log: PluginLogger;
   private readonly timing: Timing;
   private started = false;
+  private readonly reconfigured: (() => void)[] = [];
 
   constructor(private readonly opts: PluginManagerOptions) {
     const { config } = opts;
@@ -258,6 +259,12 @@ export class PluginManager {
     // The status document's sources follow the plugins present now.
     if (this.status && !fresh.includes(this.status)) this.status.reconfigure(next, this.statusClient(next), this.statusSources());
     if (this.started) for (const p of fresh) await p.start();
+    for (const fn of this.reconfigured) fn();
+  }
+
+  /** Calls `fn` after each new configuration has been applied (the plugins may have changed). */
+  onReconfigure(fn: () => void): void {
+    this.reconfigured.push(fn);
   }
 
   /** Starts every plugin. Persisted bundles are activated before this resolves. */

@@ -6,6 +6,7 @@ import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
 import type { Config } from '../plugins/config/index.js';
 import { PluginManager } from '../plugins/manager.js';
+import { followingFeed } from '../plugins/discovery/feed.js';
 import type { RegolithEngine } from '../engine/store-engine.js';
 import type { ServerOptions } from '../server/index.js';
 import type { RegoVersion } from '../engine/index.js';
@@ -38,13 +39,8 @@ export async function startPlugins(o: {
   await manager.start();
   return {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
-    // With discovery, decision logging may start later: the feed asks for the current plugin.
-    decisionFeed: manager.discovery
-      ? {
-          recent: (limit) => manager.decisionLogs?.recent(limit) ?? [],
-          subscribe: (fn) => manager.decisionLogs?.subscribe(fn) ?? (() => {}),
-        }
-      : manager.decisionLogs,
+    // With discovery, decision logging may start (or stop) with any configuration: the feed follows it.
+    decisionFeed: manager.discovery ? followingFeed(manager) : manager.decisionLogs,
     stop: () => manager.stop(),
   };
 }
