@@ -1,4 +1,4 @@
-// --builtins <module> on eval, test, check, run and capabilities: custom built-ins from a
+// --builtins <module> on eval, test, check, run (server and shell) and capabilities: custom built-ins from a
 // real JavaScript module, OPA's error shapes for errors inside them, and a clear error for
 // a module that cannot be loaded.
 
@@ -120,6 +120,18 @@ describe('regolith test, check and capabilities --builtins', () => {
     expect(caps.builtins.find((b) => b.name === 'counter.next')).toEqual({ name: 'counter.next', decl: { args: [], result: { type: 'number' }, type: 'function' }, nondeterministic: true });
     const plain = JSON.parse(regolith(['capabilities', '--current']).stdout) as { builtins: { name: string }[] };
     expect(plain.builtins.some((b) => b.name === 'result.new')).toBe(false);
+  });
+});
+
+describe('regolith run (interactive shell) --builtins', () => {
+  it('queries and rules typed in the shell call the custom built-ins', () => {
+    const d = dir({ 'lint.rego': POLICY });
+    const r = regolith(['run', '--history', join(d, 'history'), '--builtins', LINTER, join(d, 'lint.rego')], {
+      input: 'custom.slow_upper("shell")\nn := custom.parse_module("package z").package\nn\n',
+    });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('"SHELL"\n');
+    expect(r.stdout).toContain('"z"\n');
   });
 });
 

@@ -73,7 +73,7 @@ async function runAction(paths: string[], f: RunFlags): Promise<void> {
     const shellVerification = f.skipVerify ? undefined : verificationConfig(f);
     if (shellVerification && !f.bundle) throw new CLIError('enable bundle mode (ie. --bundle) to verify bundle files or directories');
     const { runRepl } = await import('./repl/index.js');
-    await runRepl({ paths, bundleMode: !!f.bundle, ignore: f.ignore, regoVersion: f.v0Compatible ? 'v0' : 'v1', verification: shellVerification, format: f.format, history: f.history });
+    await runRepl({ paths, bundleMode: !!f.bundle, ignore: f.ignore, regoVersion: f.v0Compatible ? 'v0' : 'v1', verification: shellVerification, format: f.format, history: f.history, builtins: f.builtins });
     return;
   }
   if (!LOG_LEVELS.includes(f.logLevel)) throw new CLIError(`invalid argument "${f.logLevel}" for "-l, --log-level" flag: must be one of {${LOG_LEVELS.join(', ')}}`);

@@ -11,6 +11,7 @@ import type { RegoVersion } from '../../../engine/index.js';
 import type { VerificationConfig } from '../../../bundle/index.js';
 import { loadPaths } from '../../../runtime/load-paths.js';
 import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../../runtime/policy-set.js';
+import { loadBuiltinModules } from '../../../runtime/custom-builtins.js';
 import { CLIError } from '../../io.js';
 import { regolithVersion } from '../../version-info.js';
 import { ReplSession, type ReplFormat } from './session.js';
@@ -24,6 +25,8 @@ export interface ReplRunOptions {
   format: ReplFormat;
   /** The history file (default ~/.regolith_history). */
   history?: string;
+  /** --builtins: JavaScript modules of custom built-ins. */
+  builtins?: string[];
   input?: NodeJS.ReadableStream & { isTTY?: boolean };
   output?: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -46,6 +49,7 @@ function readHistory(path: string): string[] {
 export async function runRepl(o: ReplRunOptions): Promise<void> {
   let set;
   let data;
+  const builtins = await loadBuiltinModules(o.builtins ?? []);
   try {
     const loaded = await loadPaths({
       paths: o.bundleMode ? [] : o.paths,
@@ -54,7 +58,7 @@ export async function runRepl(o: ReplRunOptions): Promise<void> {
       regoVersion: o.regoVersion,
       verification: o.verification,
     });
-    set = buildPolicySet(loaded, { regoVersion: o.regoVersion });
+    set = buildPolicySet(loaded, { regoVersion: o.regoVersion, builtins });
     data = loaded.data;
   } catch (e) {
     throw new CLIError(prettyErrorText(toErrorDetails(e)));
@@ -63,7 +67,7 @@ export async function runRepl(o: ReplRunOptions): Promise<void> {
   const output = o.output ?? process.stdout;
   const terminal = !!input.isTTY && !!output.isTTY;
   const write = (text: string) => void output.write(text);
-  const session = new ReplSession({ modules: set.modules, data, regoVersion: o.regoVersion, format: o.format, write, print: (t) => void process.stderr.write(t) });
+  const session = new ReplSession({ builtins, modules: set.modules, data, regoVersion: o.regoVersion, format: o.format, write, print: (t) => void process.stderr.write(t) });
 
   const historyPath = o.history ?? defaultHistoryPath();
   const history = readHistory(historyPath);

@@ -22,6 +22,7 @@ import {
   toJSONText,
   type Body,
   type CompiledPolicy,
+  type CustomBuiltin,
   type ExplainMode,
   type Import,
   type Module,
@@ -43,6 +44,8 @@ const EXPLAIN_MODES = ['off', 'full', 'notes', 'fails', 'debug'] as const;
 type Explain = (typeof EXPLAIN_MODES)[number];
 
 export interface ReplOptions {
+  /** Custom built-ins (--builtins). */
+  builtins?: CustomBuiltin[];
   /** The modules loaded from the paths given (already parsed), by file name. */
   modules: Map<string, Module>;
   data: PlainObject;
@@ -383,6 +386,7 @@ export class ReplSession {
       regoVersion: this.regoVersion(),
       strictBuiltinErrors: this.strict,
       print: (msg) => (this.opts.print ?? this.opts.write)(msg + '\n'),
+      builtins: this.opts.builtins,
     });
     for (const [file, m] of this.opts.modules) regolith.addParsedModule(file, m);
     for (const [key, m] of this.modules) regolith.addParsedModule(`\u0000repl${key}`, parseModule(this.moduleText(m), { filename: '', regoVersion: this.regoVersion() }));
