@@ -3,6 +3,7 @@
 // OPA's default marshalling options; comments are always included.
 
 import type { Annotations, Body, Expr, Head, Import, Location, Module, Rule, TemplateString, Term, With } from './ast.js';
+import { missingKind } from './visit.js';
 
 export interface JSONOptions {
   /** Include `location` on terms, expressions, rules, heads, imports and the package. */
@@ -59,6 +60,8 @@ export function termToJSON(t: Term, o: JSONOptions = {}): unknown {
     case 'objectcomprehension':
       value = { key: termToJSON(t.value.key, o), value: termToJSON(t.value.value, o), body: bodyToJSON(t.value.body, o) };
       break;
+    default:
+      missingKind(t, undefined);
   }
   return withLoc({ type: t.type, value }, t.location, o);
 }

@@ -10,6 +10,7 @@ import { closingRow, endRow } from './source.js';
 import { writeTemplate } from './template.js';
 import { CommentClash, commentRow, type Writer } from './writer.js';
 import { IDENTIFIER } from '../ref-text.js';
+import { missingKind } from '../visit.js';
 
 /** Infix operators by builtin name, with binding strength (higher binds tighter). */
 export const INFIX: Record<string, { op: string; prec: number }> = {
@@ -171,6 +172,8 @@ export function writeTermParens(w: Writer, t: Term, parens: boolean): void {
       w.write('}');
       break;
     }
+    default:
+      missingKind(t, undefined);
   }
   if (!w.inline) w.startLine();
 }
