@@ -231,7 +231,7 @@ describe('regolith run --server', () => {
     await within(s.exited, 15_000, 'exit');
   }, 60_000);
 
-  it('exits 1 on invalid Rego, a bad config file, a missing path, bad flags, and without --server', () => {
+  it('exits 1 on invalid Rego, a bad config file, a missing path and bad flags; without --server it is the shell', () => {
     const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
     writeFileSync(join(dir, 'bad.rego'), 'package bad\nallow if {\n');
     writeFileSync(join(dir, 'bad.yaml'), 'services: [\n');
@@ -250,8 +250,9 @@ describe('regolith run --server', () => {
     const flag = regolith(['run', '-s', '--frobnicate']);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain("unknown option '--frobnicate'");
-    const repl = regolith(['run']);
-    expect(repl.code).toBe(1);
-    expect(repl.stderr).toContain('REPL is not supported');
+    // Without --server, run is the interactive shell (test/cli/repl-cli.test.ts): here it reads no input and ends.
+    const repl = regolith(['run', '--history', join(dir, 'history')], { input: '' });
+    expect(repl.code).toBe(0);
+    expect(repl.stdout).toContain("Run 'help' to see a list of commands.");
   });
 });
