@@ -1,9 +1,11 @@
-// --builtins <module> on eval, test, check, run (server and shell) and capabilities: custom built-ins from a
+// --builtins <module> on eval, test, check, run (server and shell), exec, bench and capabilities: custom built-ins from a
 // real JavaScript module, OPA's error shapes for errors inside them, and a clear error for
 // a module that cannot be loaded.
 
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import pino from 'pino';
+import { runExec, type ExecFlags } from '../../src/cli/commands/exec.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureBuilt, regolith } from './helpers.js';
@@ -11,6 +13,7 @@ import { startRun, type RunProcess } from '../runtime/run-process.js';
 
 const FIXTURES = join(import.meta.dirname, '../runtime/fixtures/builtins');
 const LINTER = join(FIXTURES, 'linter.js');
+const SILENT = pino({ level: 'silent' });
 
 const POLICY = `package lint
 
@@ -120,6 +123,25 @@ describe('regolith test, check and capabilities --builtins', () => {
     expect(caps.builtins.find((b) => b.name === 'counter.next')).toEqual({ name: 'counter.next', decl: { args: [], result: { type: 'number' }, type: 'function' }, nondeterministic: true });
     const plain = JSON.parse(regolith(['capabilities', '--current']).stdout) as { builtins: { name: string }[] };
     expect(plain.builtins.some((b) => b.name === 'result.new')).toBe(false);
+  });
+});
+
+describe('regolith exec and bench with custom built-ins', () => {
+  it("exec decides with the configuration's builtins.modules and --builtins", async () => {
+    const d = dir({ 'lint.rego': POLICY, 'a.json': '{"text": "package bad"}', 'config.yaml': `builtins:\n  modules: [${JSON.stringify(LINTER)}]\n` });
+    mkdirSync(join(d, 'bundle'));
+    writeFileSync(join(d, 'bundle/lint.rego'), POLICY);
+    const base = { bundle: [join(d, 'bundle')], set: [], setFile: [], format: 'json', logLevel: 'error', logFormat: 'json', timeout: '0s', decision: 'lint/finding' };
+    const viaConfig = await runExec([join(d, 'a.json')], { ...base, configFile: join(d, 'config.yaml') } as unknown as ExecFlags, { logger: SILENT });
+    expect(viaConfig.results.map((r) => r.result)).toEqual([{ title: 'bad package', location: { row: 1 } }]);
+    const viaFlag = await runExec([join(d, 'a.json')], { ...base, builtins: [LINTER] } as unknown as ExecFlags, { logger: SILENT });
+    expect(viaFlag.results.map((r) => r.result)).toEqual([{ title: 'bad package', location: { row: 1 } }]);
+  });
+
+  it('bench benchmarks a query calling them', () => {
+    const r = regolith(['bench', '--builtins', LINTER, '--benchtime', '0.05', '--format', 'json', 'custom.parse_module("package q").package']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
   });
 });
 

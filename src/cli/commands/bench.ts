@@ -15,7 +15,8 @@ import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/p
 import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { parseInputText } from './eval.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, bundlePaths, data, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundlePaths, data, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const benchCommand = command({
   name: 'bench',
@@ -37,6 +38,7 @@ const benchCommand = command({
     ignore(),
     v0Compatible(),
     v1Compatible(),
+    builtins(),
   ],
   examples: [
     "regolith bench -d examples/sample -i input.json 'data.httpapi.authz.allow'",
@@ -141,7 +143,7 @@ async function doBench(query: string, f: BenchFlags): Promise<void> {
       }
       input = parseInputText(text, f.input);
     } else if (f.stdinInput) input = parseInputText(readFileSync(0, 'utf8'), 'stdin');
-    const set = buildPolicySet(loaded, { regoVersion });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins) });
     prepared = prepareQuery(set, query, regoVersion);
     const first = await runPrepared(prepared, { input, data, print: () => {} });
     if (f.fail && first.length === 0) {

@@ -23,7 +23,8 @@ import { parseDuration } from '../duration.js';
 import { CLIError } from '../io.js';
 import { LOG_FORMATS, LOG_LEVELS, collect } from '../options.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundlePaths, format, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, format, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const execCommand = command({
   name: 'exec',
@@ -44,6 +45,7 @@ const execCommand = command({
     opt('--timeout <duration>', "set exec timeout with a Go-style duration, such as '5m 30s' (default unlimited)", '0s'),
     v0Compatible(),
     v1Compatible(),
+    builtins(),
   ],
   examples: [
     'regolith exec --decision /authz/allow -b policies/ inputs/',
@@ -263,7 +265,8 @@ export async function runExec(paths: string[], f: ExecFlags, io: { stdin?: () =>
   const config = execConfig(f);
   const logger = io.logger ?? createRunLogger(f.logLevel, f.logFormat);
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
-  const engine = new RegolithEngine({ store: new Store(), regoVersion, timeoutMs: timeoutMs || undefined });
+  const custom = await loadBuiltinModules([...(f.builtins ?? []), ...(config.builtins ?? [])]);
+  const engine = new RegolithEngine({ store: new Store(), regoVersion, timeoutMs: timeoutMs || undefined, builtins: custom });
   // Console decision logs go to stderr: stdout holds the report.
   const manager = new PluginManager({ config, engine, regoVersion, logger, console: createRunLogger('info', 'json') });
   try {
