@@ -41,7 +41,11 @@ export default defineConfig({
   esbuildPlugins: [chevrotainWithoutSideEffects],
   // The crash report schema ships inside the bundle (src/integrations/crash-reports/decode.ts
   // reads the file itself when run from the sources).
-  define: { __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')) },
+  // The version every surface reports (src/engine/version.ts), fixed at build time.
+  define: {
+    __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')),
+    __REGOLITH_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version),
+  },
   esbuildOptions(options) {
     options.chunkNames = 'chunks/[name]-[hash]';
     // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.

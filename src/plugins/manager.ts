@@ -10,6 +10,7 @@ import { Registry } from 'prom-client';
 import type { Value } from '../value/index.js';
 import type { Store } from '../storage/index.js';
 import type { Engine } from '../engine/index.js';
+import { regolithVersion } from '../engine/version.js';
 import type { Config } from './config/types.js';
 import { ServiceClient } from './services/client.js';
 import { REAL_TIMING, type Timing } from './timing.js';
@@ -83,7 +84,7 @@ export class PluginManager {
     this.timing = opts.timing ?? REAL_TIMING;
     this.log = opts.logger ?? SILENT_LOGGER;
     this.registry = opts.registry ?? new Registry();
-    this.labels = { ...config.labels, id: opts.id ?? randomUUID(), version: opts.version ?? '0.0.0' };
+    this.labels = { ...config.labels, id: opts.id ?? randomUUID(), version: opts.version ?? regolithVersion() };
     this.setClients(config);
     if (Object.keys(config.bundles).length) this.bundle = this.newBundle(config);
     if (Object.keys(config.adapters).length) this.adapters = new AdapterSet(this.adapterOptions(config));

@@ -1,7 +1,6 @@
 // Server options, and the resolved settings every route module shares.
 
 import { randomUUID } from 'node:crypto';
-import * as fs from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -11,6 +10,7 @@ import type { Registry } from 'prom-client';
 import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
+import { regolithVersion } from '../engine/version.js';
 import type { DecisionEvent, Engine } from '../engine/index.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 import type { GzipSettings } from './respond.js';
@@ -115,14 +115,6 @@ function positive(v: unknown): number | undefined {
   return typeof v === 'number' && v > 0 ? v : undefined;
 }
 
-function packageVersion(): string {
-  try {
-    const pkg = JSON.parse(fs.readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string };
-    return pkg.version ?? 'dev';
-  } catch {
-    return 'dev';
-  }
-}
 
 let stampMs = -1;
 let stampText = '';
@@ -168,7 +160,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
   const dd = get(config, 'default_decision');
   const defaultDecision = dataPathToRef(typeof dd === 'string' ? dd : '/system/main');
   const version: VersionInfo = {
-    version: opts.version?.version ?? packageVersion(),
+    version: opts.version?.version ?? regolithVersion(),
     build_commit: opts.version?.build_commit ?? '',
     build_timestamp: opts.version?.build_timestamp ?? '',
     build_hostname: opts.version?.build_hostname ?? '',
