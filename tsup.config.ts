@@ -20,36 +20,58 @@ const chevrotainWithoutSideEffects: Plugin = {
   },
 };
 
-// The library (dist/index.js) and the CLI (dist/cli/main.js) share chunks under
-// dist/chunks/ (the same depth as dist/cli/, so `../../package.json` works from both).
+const define = {
+  // The crash report schema ships inside the bundle (src/integrations/crash-reports/decode.ts
+  // reads the file itself when run from the sources).
+  __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')),
+  // The version every surface reports (src/engine/version.ts), fixed at build time.
+  __REGOLITH_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version),
+};
+
+function esbuildOptions(options: { chunkNames?: string; minifyWhitespace?: boolean; minifySyntax?: boolean }): void {
+  options.chunkNames = 'chunks/[name]-[hash]';
+  // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.
+  options.minifyWhitespace = true;
+  options.minifySyntax = true;
+}
+
 // Pure-JS dependencies are bundled so that start-up does not walk node_modules; re2 (a
 // native addon) and pino (which starts transports from its own files) stay external, and
 // libraries that only some built-ins use (graphql, ajv) are required on first call.
-export default defineConfig({
-  entry: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts' },
-  format: ['esm'],
+const shared = {
   target: 'node20',
   platform: 'node',
-  dts: { entry: { index: 'src/index.ts' } },
   sourcemap: true,
-  clean: true,
-  splitting: true,
   external: ['re2', 'pino'],
   noExternal: [/^(?!re2$|pino$)[^.]/],
-  // Bundled CommonJS dependencies call require() for Node's own modules.
-  banner: { js: "import { createRequire as __regolithCreateRequire } from 'node:module'; const require = __regolithCreateRequire(import.meta.url);" },
   esbuildPlugins: [chevrotainWithoutSideEffects],
-  // The crash report schema ships inside the bundle (src/integrations/crash-reports/decode.ts
-  // reads the file itself when run from the sources).
-  // The version every surface reports (src/engine/version.ts), fixed at build time.
-  define: {
-    __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')),
-    __REGOLITH_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version),
+  define,
+  esbuildOptions,
+} as const;
+
+export default defineConfig([
+  // ES modules: the library (dist/index.js) and the CLI (dist/cli/main.js) share chunks under
+  // dist/chunks/ (the same depth as dist/cli/, so `../../package.json` works from both).
+  {
+    ...shared,
+    entry: { index: 'src/index.ts', 'cli/main': 'src/cli/main.ts' },
+    format: ['esm'],
+    dts: { entry: { index: 'src/index.ts' } },
+    // dist/cjs/ is the other build's, running at the same time.
+    clean: ['!cjs/**'],
+    splitting: true,
+    // Bundled CommonJS dependencies call require() for Node's own modules.
+    banner: { js: "import { createRequire as __regolithCreateRequire } from 'node:module'; const require = __regolithCreateRequire(import.meta.url);" },
   },
-  esbuildOptions(options) {
-    options.chunkNames = 'chunks/[name]-[hash]';
-    // Less text for V8 to read at start-up; identifiers (and so class and function names) are kept.
-    options.minifyWhitespace = true;
-    options.minifySyntax = true;
+  // CommonJS, for `require('regolith')`: the library alone, one file at dist/cjs/ (again two
+  // levels below the package root). `shims` gives it an import.meta.url.
+  {
+    ...shared,
+    entry: { 'cjs/index': 'src/index.ts' },
+    format: ['cjs'],
+    dts: { entry: { 'cjs/index': 'src/index.ts' } },
+    clean: false,
+    splitting: false,
+    shims: true,
   },
-});
+]);
