@@ -110,3 +110,13 @@ describe('REPL session', () => {
     expect(await s.oneShot('1')).toBe(false);
   });
 });
+
+describe('REPL tab completion', () => {
+  it('completes rule paths of the loaded and typed modules, and imports', async () => {
+    const { s, run } = session({ modules: { 'a.rego': 'package authz\n\nallow := true\n\nadmins contains "x"\n' } });
+    await run('import data.authz.allow', 'limit := 3');
+    expect(s.complete('data.authz.a')).toEqual(['data.authz.admins', 'data.authz.allow']);
+    expect(s.complete('data.r')).toEqual(['data.repl.limit']);
+    expect(s.complete('nothing')).toEqual([]);
+  });
+});

@@ -74,7 +74,19 @@ export async function runRepl(o: ReplRunOptions): Promise<void> {
   const entered: string[] = [];
   write(`Regolith ${regolithVersion()} (an OPA-compatible policy engine)\n\nRun 'help' to see a list of commands.\n\n`);
 
-  const rl = createInterface({ input, output: terminal ? output : undefined, terminal, history: [...history].reverse(), historySize: HISTORY_MAX, removeHistoryDuplicates: false });
+  const rl = createInterface({
+    input,
+    output: terminal ? output : undefined,
+    terminal,
+    history: [...history].reverse(),
+    historySize: HISTORY_MAX,
+    removeHistoryDuplicates: false,
+    // Tab completes the word under the cursor with rule paths and imports.
+    completer: (line: string): [string[], string] => {
+      const word = /[^\s]*$/.exec(line)![0];
+      return [session.complete(word), word];
+    },
+  });
   const prompt = () => {
     if (!terminal) return;
     rl.setPrompt(session.prompt());

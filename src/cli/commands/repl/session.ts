@@ -112,6 +112,38 @@ export class ReplSession {
     this.format = opts.format ?? 'pretty';
   }
 
+  /**
+   * Tab completion as OPA's: the imports of the REPL's modules and the paths of every rule
+   * (data.pkg.rule) that start with the text typed so far.
+   */
+  complete(line: string): string[] {
+    const found = new Set<string>();
+    for (const m of this.modules.values()) {
+      for (const { imp } of m.imports) {
+        const path = imp.path.value;
+        const head = path[0];
+        if (head?.type !== 'var' || (head.value !== 'data' && head.value !== 'input')) continue;
+        const text = refText(path.slice(1).map((t) => (t.type === 'string' ? t.value : '')), head.value);
+        if (text.startsWith(line)) found.add(text);
+      }
+    }
+    let policy: CompiledPolicy;
+    try {
+      policy = this.policy().policy;
+    } catch {
+      return [...found].sort();
+    }
+    const walk = (node: CompiledPolicy['root']): void => {
+      if ([...node.allRules()].length) {
+        const text = refText(node.path);
+        if (text.startsWith(line)) found.add(text);
+      }
+      for (const c of node.children.values()) walk(c);
+    };
+    walk(policy.root);
+    return [...found].sort();
+  }
+
   /** Drops the block being typed (ctrl+c). */
   reset(): void {
     this.buffer = [];
