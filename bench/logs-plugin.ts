@@ -1,0 +1,87 @@
+// The decision-log plugin's own cost per logged decision (issue #28), in one process, without
+// HTTP load in front: RBAC decisions (the input parsed from its JSON text, some request
+// garbage, a server-sized live heap) run with and without DecisionLogPlugin.record(), the
+// plugin uploading every 4,000 decisions to a loopback collector that only answers 204.
+// CPU per decision from process.cpuUsage (so gzip on libuv's thread pool and V8's helper
+// threads count) and the event loop thread's own (/proc/thread-self/schedstat); each logged
+// run lasts until every event is uploaded. Prints `rounds` pairs (plain, logged) after a
+// warm-up. For before/after, bundle this file from another tree (as bench/lib/bundle.ts
+// does) and run both bundles one after the other, several times:
+//   npx tsx bench/logs-plugin.ts [decisions per run, default 20000] [rounds, default 3]
+import { createServer } from 'node:http';
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { rbacData, rbacScenario } from './scenarios/rbac.js';
+import { parseJSON } from '../src/value/json-read.js';
+import { validateConfig } from '../src/plugins/config/index.js';
+import { DecisionLogPlugin } from '../src/plugins/logs/plugin.js';
+import { ServiceClient } from '../src/plugins/services/client.js';
+
+const N = Number(process.argv[2] ?? 20000);
+const ROUNDS = Number(process.argv[3] ?? 3);
+const SCHEDSTAT = '/proc/thread-self/schedstat';
+/** The event loop thread's CPU time in µs (Linux; elsewhere 0). */
+const mainCpu = (): number => (existsSync(SCHEDSTAT) ? Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1000 : 0);
+
+const srv = createServer((req, res) => {
+  req.resume();
+  req.on('end', () => {
+    res.statusCode = 204;
+    res.end();
+  });
+});
+await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
+const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
+const config = validateConfig({ services: { c: { url } }, decision_logs: { service: 'c', reporting: { trigger: 'manual' } } });
+const client = new ServiceClient(config.services['c']!);
+const revisions = Object.freeze({});
+const plugin = new DecisionLogPlugin({ config, client, labels: { id: 'a3f1c2d4-1111-2222-3333-444455556666', version: '0.1.0' }, revisions: () => revisions });
+await plugin.start();
+
+// A live heap of a server's size (the RBAC data a dozen times), so that garbage collection costs what it costs there.
+const live: unknown[] = [];
+for (let i = 0; i < 12; i++) live.push(JSON.parse(JSON.stringify(rbacData())));
+const texts = rbacScenario().cases.map((c) => c.json);
+let stampMs = -1;
+let stamp = '';
+
+function decide(i: number, log: boolean): number {
+  const input = parseJSON(texts[i % texts.length]!);
+  const garbage = Array.from({ length: 40 }, (_, k) => ({ k, s: 'x' + k }));
+  if (log) {
+    const now = Date.now();
+    if (now !== stampMs) [stampMs, stamp] = [now, new Date(now).toISOString()];
+    plugin.record({ decision_id: crypto.randomUUID(), path: 'data.rbac.allow', input, result: true, result_json: 'true', requested_by: '127.0.0.1', timestamp: stamp });
+  }
+  return garbage.length;
+}
+
+async function run(log: boolean): Promise<{ total: number; main: number }> {
+  const m0 = mainCpu();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < N; i++) {
+    decide(i, log);
+    if (i % 200 === 199) await new Promise((r) => setImmediate(r));
+    if (log && i % 4000 === 3999) void plugin.trigger();
+  }
+  while (plugin.counts.uploaded < plugin.counts.logged) {
+    await plugin.trigger();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  const c = process.cpuUsage(c0);
+  return { total: (c.user + c.system) / N, main: (mainCpu() - m0) / N };
+}
+
+await run(true);
+await run(false);
+for (let r = 0; r < ROUNDS; r++) {
+  const a = await run(false);
+  const b = await run(true);
+  const f = (x: number) => x.toFixed(1);
+  console.log(`plain ${f(a.total)} µs (event loop ${f(a.main)}), logged ${f(b.total)} µs (event loop ${f(b.main)}): extra ${f(b.total - a.total)} µs per logged decision, ${f(b.main - a.main)} on the event loop`);
+}
+console.log(`${plugin.counts.logged} decisions logged, ${plugin.counts.uploaded} uploaded`);
+await plugin.stop();
+// (close() is missing in trees before keep-alive connections)
+(client as { close?: () => void }).close?.();
+srv.close();
