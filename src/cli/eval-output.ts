@@ -7,6 +7,9 @@ import { prettyErrorText } from '../runtime/policy-set.js';
 import { jsonText, ordered } from './json-out.js';
 import { EVAL_FORMATS } from './options.js';
 import { asciiTable, limit } from './result-table.js';
+import type { CoverageReport } from '../engine/index.js';
+import type { ExprStats } from '../engine/profiler.js';
+import { aggregatedMetricsTable, aggregatedProfileTable, coverageTable, profileTable, type AggregatedExprStats } from './eval-stats.js';
 
 export { EVAL_FORMATS };
 export type EvalFormat = (typeof EVAL_FORMATS)[number];
@@ -19,6 +22,14 @@ export interface EvalOutput {
   explanation?: { lines: string[]; events: unknown[] };
   /** Residual queries and support modules (--partial). */
   partial?: PartialQueries;
+  /** --count above 1: each timer's statistics over the runs (instead of metrics). */
+  aggregatedMetrics?: Record<string, Record<string, number>>;
+  /** --coverage: the report over the modules loaded. */
+  coverage?: CoverageReport;
+  /** --profile: the rows, sorted and limited. */
+  profile?: ExprStats[];
+  /** --profile with --count above 1. */
+  aggregatedProfile?: AggregatedExprStats[];
 }
 
 export interface Printed {
@@ -43,6 +54,29 @@ function errorsJSON(errors: RegoErrorDetail[]): unknown[] {
   );
 }
 
+const locationJSON = (l: ExprStats['location']) => ordered({ file: l.file, row: l.row, col: l.col });
+
+function profileJSON(p: ExprStats[]): unknown[] {
+  return p.map((s) => ordered({ location: locationJSON(s.location), total_time_ns: s.total_time_ns, num_eval: s.num_eval, num_redo: s.num_redo, num_gen_expr: s.num_gen_expr }));
+}
+
+function aggregatedProfileJSON(p: AggregatedExprStats[]): unknown[] {
+  return p.map((s) => ordered({ total_time_ns_stats: s.total_time_ns_stats, location: locationJSON(s.location), num_eval: s.num_eval, num_redo: s.num_redo, num_gen_expr: s.num_gen_expr }));
+}
+
+type Ranges = { start: { row: number }; end: { row: number } }[] | undefined;
+const rangesJSON = (rs: Ranges) => rs?.map((r) => ordered({ start: ordered({ row: r.start.row }), end: ordered({ row: r.end.row }) }));
+
+/** cover.Report in Go's field order (files, covered_lines, not_covered_lines, coverage). */
+function coverageJSON(c: CoverageReport): unknown {
+  const files: Record<string, unknown> = {};
+  for (const name of Object.keys(c.files).sort()) {
+    const f = c.files[name]!;
+    files[name] = ordered({ covered: rangesJSON(f.covered), not_covered: rangesJSON(f.not_covered), covered_lines: f.covered_lines || undefined, not_covered_lines: f.not_covered_lines || undefined, coverage: f.coverage || undefined });
+  }
+  return ordered({ files: ordered(files), covered_lines: c.covered_lines || undefined, not_covered_lines: c.not_covered_lines || undefined, coverage: c.coverage || undefined });
+}
+
 function jsonOutput(o: EvalOutput): string {
   const results = o.results?.map((r) =>
     ordered({
@@ -60,10 +94,14 @@ function jsonOutput(o: EvalOutput): string {
     jsonText(
       ordered({
         metrics: o.metrics,
+        aggregated_metrics: o.aggregatedMetrics,
+        coverage: o.coverage ? coverageJSON(o.coverage) : undefined,
         errors: o.errors?.length ? errorsJSON(o.errors) : undefined,
         result: results?.length ? results : undefined,
         partial: o.partial ? o.partial.evalOutput() : undefined,
         explanation: o.explanation?.events.length ? o.explanation.events : undefined,
+        profile: o.profile?.length ? profileJSON(o.profile) : undefined,
+        aggregated_profile: o.aggregatedProfile?.length ? aggregatedProfileJSON(o.aggregatedProfile) : undefined,
       }),
     ) + '\n'
   );
@@ -126,6 +164,10 @@ export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80):
       if (o.explanation?.lines.length) out += o.explanation.lines.join('\n') + '\n';
       out += results.length === 0 ? 'undefined\n' : prettyResult(results, prettyLimit);
       if (o.metrics) out += metricsTable(o.metrics);
+      if (o.profile) out += profileTable(o.profile);
+      if (o.aggregatedMetrics) out += aggregatedMetricsTable(o.aggregatedMetrics);
+      if (o.aggregatedProfile) out += aggregatedProfileTable(o.aggregatedProfile);
+      if (o.coverage) out += coverageTable(o.coverage.coverage ?? 0);
       return { stdout: out, stderr: '' };
     }
   }

@@ -2,7 +2,9 @@
 // them in its `flags` and gets the option typed (see command.ts). The text of a flag lives
 // here once; a command that words it differently passes its own description.
 
+import type { Command } from 'commander';
 import { opt } from './command.js';
+import { CLIError } from './io.js';
 import { collect, collectList } from './options.js';
 
 const V0 = 'opt-in to OPA features and behaviors prior to the OPA v1.0 release';
@@ -51,3 +53,23 @@ export const benchmem = (negated = 'do not report memory allocations') => [
   opt('--benchmem', 'report memory allocations with benchmark results (default true)', true),
   opt('--no-benchmem', negated),
 ] as const;
+
+/**
+ * A flag OPA has that Regolith cannot honour (a value of it, or at all): declared, so that a
+ * script using it gets one clear error naming the alternative, never "unknown option".
+ * `why` returns the error for a value (undefined: the value is fine, e.g. `-t rego`).
+ */
+export function refused<const S extends string>(flags: S, description: string, why: (value: string | true) => string | undefined) {
+  const flag = opt(flags, description);
+  const name = /--([\w-]+)/.exec(flags)![1]!;
+  return {
+    ...flag,
+    apply(cmd: Command) {
+      flag.apply(cmd);
+      cmd.on(`option:${name}`, (value: string | undefined) => {
+        const message = why(value ?? true);
+        if (message !== undefined) throw new CLIError(message);
+      });
+    },
+  };
+}

@@ -18,7 +18,7 @@ import { prettyErrors } from '../rego-errors.js';
 import { CLIError } from '../io.js';
 import { signingAlg, verificationConfig, verificationWithoutSigningAlg } from '../verification-flags.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { bundleMode, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
 
 const buildCommand = command({
   name: 'build',
@@ -40,6 +40,14 @@ const buildCommand = command({
     v0Compatible(),
     v1Compatible(),
     verificationWithoutSigningAlg(),
+    refused('-e, --entrypoint <path>', 'set slash separated entrypoint path (only for -O, wasm and plan: not supported)', () =>
+      '--entrypoint is for optimized, wasm and plan bundles, which regolith does not build; drop it (a rego bundle needs no entrypoint)'),
+    refused('-O, --optimize <level>', 'set optimization level (only 0)', (v) =>
+      v === '0' ? undefined : '-O (optimized bundles) is not supported: regolith builds the modules as written; drop -O (decisions are the same)'),
+    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
+      '--capabilities is not supported yet by regolith build: `regolith check` checks against every built-in of `regolith capabilities --current`'),
+    refused('--prune-unused', 'exclude dependents of entrypoints (only with -O: not supported)', () =>
+      '--prune-unused only applies to -O optimization, which regolith does not support; drop it'),
   ],
   examples: [
     'regolith build policy.rego data.json              # files → bundle.tar.gz',
@@ -86,7 +94,7 @@ function parseModules(bundle: Bundle, fallback: number): void {
 
 export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
   if (paths.length === 0) throw new CLIError('expected at least one path');
-  if (f.target !== 'rego') throw new CLIError(`unsupported target "${f.target}": regolith builds only the "rego" target`);
+  if (f.target !== 'rego') throw new CLIError(`unsupported target "${f.target}": regolith builds only the "rego" target (no Wasm or plan: regolith evaluates Rego directly); drop -t and serve the bundle with regolith run`);
   if (!f.signingKey && f.claimsFile) {
     throw new CLIError('specify the secret (HMAC) or path of the PEM file containing the private key (RSA and ECDSA)');
   }

@@ -11,7 +11,7 @@ import { globMatch } from '../../bundle/verify.js';
 import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundleMode, format, ignore, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, format, ignore, refused, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const checkCommand = command({
@@ -27,6 +27,12 @@ const checkCommand = command({
     v0Compatible(),
     v1Compatible(),
     builtins(),
+    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
+      '--schema is not supported yet: regolith check does not type-check input and data against JSON Schema'),
+    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
+      '--capabilities is not supported yet by regolith check: every built-in of `regolith capabilities --current` is checked against'),
+    refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
+      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith checks Rego for its own evaluator (no Wasm); drop -t or use -t rego`),
   ],
   examples: ['regolith check policies/', 'regolith check --strict --format json policy.rego', 'regolith check -b bundle.tar.gz'],
 });

@@ -5,18 +5,20 @@
 
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { BufferTracer, partialPlan, toEngineError, type ExplainMode, type RegoVersion, type Value } from '../../engine/index.js';
+import { BufferTracer, compile, CoverageTracer, isPlainObject, RObject, RSet, coverageReport, parseModule, parseQuery, partialPlan, planQueryInPackage, toEngineError, type ExplainMode, type PackageContext, type RegoVersion, type Tracer, type TraceEvent, type Value } from '../../engine/index.js';
+import { Profiler, profileSortOrder, type ExprStats } from '../../engine/profiler.js';
 import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
 import { EVAL_FORMATS, renderEval, type EvalFormat, type EvalOutput } from '../eval-output.js';
 import { CLIError } from '../io.js';
 import { loadPaths, LoadError } from '../../runtime/load-paths.js';
-import { buildPolicySet, toErrorDetails } from '../../runtime/policy-set.js';
-import { prepareQuery, runPrepared } from '../../runtime/query.js';
+import { buildPolicySet, CommandErrors, toErrorDetails, type PolicySet } from '../../runtime/policy-set.js';
+import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
+import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundlePaths, data, explain, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, data, explain, format, ignore, input, refused, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
-import { collectList } from '../options.js';
+import { collect, collectList } from '../options.js';
 
 const evalCommand = command({
   name: 'eval',
@@ -43,6 +45,39 @@ const evalCommand = command({
     ignore(),
     opt('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80'),
     builtins(),
+    // OPA's other eval flags, in the order of `opa eval --help`.
+    opt('--count <n>', 'number of times to repeat each benchmark', '1'),
+    opt('--coverage', 'report coverage'),
+    opt('--disable-inlining <path>', 'set paths of documents to exclude from inlining (with --partial); repeatable', collect, [] as string[]),
+    opt('--fail-non-empty', 'exits with non-zero exit code on non-empty result and errors (as opa exec)'),
+    opt('--import <import>', 'set query import(s); repeatable', collect, [] as string[]),
+    opt('--instrument', 'enable query instrumentation metrics (implies --metrics)'),
+    opt('--nondeterministic-builtins', 'evaluate nondeterministic builtins (if all arguments are known) during partial eval'),
+    opt('--nondeterminstic-builtins', 'the same, as OPA spells it'),
+    opt('--package <package>', 'set query package'),
+    opt('--profile', 'perform expression profiling'),
+    opt('--profile-limit <n>', 'set number of profiling results to show (default 10; implies --profile)'),
+    opt('--profile-sort <criteria>', 'set sort order of expression profiler results. Accepts: total_time_ns, num_eval, num_redo, num_gen_expr, file, line; repeatable (implies --profile)', collect, [] as string[]),
+    strict(),
+    opt('--disable-indexing', 'accepted for OPA\'s scripts: no effect, rule indexing never changes results'),
+    opt('--disable-early-exit', 'accepted for OPA\'s scripts: no effect, early exit never changes results'),
+    opt('--read-ast-values-from-store', 'accepted for OPA\'s scripts: no effect'),
+    refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
+      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm or plan compilation); drop -t or use -t rego`),
+    refused('-O, --optimize <level>', 'set optimization level (only 0)', (v) =>
+      v === '0' ? undefined : '-O (optimized bundles) is not supported: regolith evaluates the modules as loaded; drop -O (results are the same)'),
+    refused('-e, --entrypoint <path>', 'set slash separated entrypoint path (only with -O, not supported)', () =>
+      '--entrypoint only applies to -O optimization, which regolith does not support; drop it (and -O)'),
+    refused('--shallow-inlining', 'disable inlining of rules that depend on unknowns (not supported)', () =>
+      '--shallow-inlining is not supported; use --disable-inlining <path> to keep chosen rules out of the residual queries'),
+    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
+      '--schema is not supported yet: regolith eval does not type-check input and data against JSON Schema; validate the input with json.verify_schema/json.match_schema in the policy'),
+    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
+      '--capabilities is not supported yet by regolith eval: every built-in of `regolith capabilities --current` is available'),
+    refused('--show-builtin-errors', 'collect and return all encountered built-in errors (not supported yet)', () =>
+      '--show-builtin-errors is not supported yet; use --strict-builtin-errors to report the first built-in error'),
+    refused('--var-values', 'show local variable values in pretty trace output (not supported yet)', () =>
+      '--var-values is not supported yet; --explain full --format json lists the bindings of each trace event (locals)'),
   ],
   examples: [
     "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
@@ -141,48 +176,132 @@ function partialOrThrow<T>(f: () => T): T {
   }
 }
 
-async function evaluate(query: string, f: EvalFlags, timeoutMs: number): Promise<EvalOutput> {
+/** Several tracers fed the same events (--explain, --coverage and --profile together). */
+function fanOut(tracers: (Tracer | undefined)[]): Tracer | undefined {
+  const ts = tracers.filter((t): t is Tracer => t !== undefined);
+  if (ts.length <= 1) return ts[0];
+  return {
+    note: (m: string) => ts.forEach((t) => t.note(m)),
+    event: (e: TraceEvent) => ts.forEach((t) => t.event?.(e)),
+  };
+}
+
+/** --package and --import: the package and imports the query is read in, as OPA's rego.Package/rego.Imports. */
+function queryContext(f: EvalFlags, regoVersion: RegoVersion): PackageContext | undefined {
+  if (f.package === undefined && f.import.length === 0) return undefined;
+  const text = [`package ${f.package ?? '__regolith_query'}`, ...f.import.map((i) => `import ${i}`)].join('\n');
+  try {
+    const m = parseModule(text, { filename: '', regoVersion });
+    const path = f.package === undefined ? [] : m.package.path.slice(1).map((t) => String((t as { value: unknown }).value));
+    return { path, imports: m.imports };
+  } catch (e) {
+    throw new CommandErrors(toErrorDetails(e));
+  }
+}
+
+function prepare(set: PolicySet, query: string, regoVersion: RegoVersion, ctx: PackageContext | undefined): PreparedRun {
+  if (!ctx) return prepareQuery(set, query, regoVersion);
+  const metrics: Record<string, number> = {};
+  try {
+    return { plan: planQueryInPackage(set.regolith.compile(), parseQuery(query, { regoVersion }), ctx, regoVersion, metrics), metrics };
+  } catch (e) {
+    throw new CommandErrors(toErrorDetails(e));
+  }
+}
+
+interface Wanted {
+  metrics: boolean;
+  profile: boolean;
+  profileLimit: number;
+  profileSort: string[];
+  count: number;
+}
+
+async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wanted): Promise<EvalOutput> {
   const regoVersion: RegoVersion = f.v0Compatible ? 'v0' : 'v1';
-  const metrics: Record<string, number> | undefined = f.metrics ? {} : undefined;
+  let metrics: Record<string, number> | undefined = w.metrics ? {} : undefined;
   const out: EvalOutput = { metrics };
   try {
     const t0 = process.hrtime.bigint();
     const loaded = await loadPaths({ paths: f.data, bundles: f.bundle, ignore: f.ignore, regoVersion });
-    if (metrics) metrics.timer_rego_load_files_ns = Number(process.hrtime.bigint() - t0);
+    const loadNs = Number(process.hrtime.bigint() - t0);
+    if (metrics) metrics.timer_rego_load_files_ns = loadNs;
     const input =
       f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? await readTombstoneInput(f.input)
       : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: await loadBuiltinModules(f.builtins) });
-    if (metrics) metrics.timer_rego_module_compile_ns = Number(process.hrtime.bigint() - t1);
-    const prepared = prepareQuery(set, query, regoVersion);
-    const tracer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
+    // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
+    if (f.strict) {
+      try {
+        compile([...set.modules.values()], { strict: true });
+      } catch (e) {
+        throw new CommandErrors(toErrorDetails(e));
+      }
+    }
+    const compileNs = Number(process.hrtime.bigint() - t1);
+    if (metrics) metrics.timer_rego_module_compile_ns = compileNs;
+    const ctx = queryContext(f, regoVersion);
+    const explainer = f.explain ? new BufferTracer(f.explain as ExplainMode) : undefined;
+    const coverage = f.coverage ? new CoverageTracer() : undefined;
     if (f.partial) {
+      const prepared = prepare(set, query, regoVersion, ctx);
       const t2 = process.hrtime.bigint();
       out.partial = partialOrThrow(() => partialPlan(prepared.plan, {
-        tracer,
+        tracer: fanOut([explainer, coverage]),
         input,
         data: loaded.data,
         unknowns: f.unknowns.length ? f.unknowns : ['input'],
+        disableInlining: f.disableInlining,
+        nondeterministicBuiltins: f.nondeterministicBuiltins || f.nondeterminsticBuiltins,
         strictBuiltinErrors: f.strictBuiltinErrors,
         deadline: timeoutMs ? Date.now() + timeoutMs : undefined,
       }));
-      if (metrics) metrics.timer_rego_partial_eval_ns = Number(process.hrtime.bigint() - t2);
-      if (tracer) out.explanation = { lines: tracer.lines(), events: tracer.json() };
+      if (metrics) Object.assign(metrics, prepared.metrics, { timer_rego_partial_eval_ns: Number(process.hrtime.bigint() - t2) });
+      if (explainer) out.explanation = { lines: explainer.lines(), events: explainer.json() };
+      if (coverage) out.coverage = coverageReport(coverage.hits, set.modules);
       return out;
     }
-    out.results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
-    if (metrics) Object.assign(metrics, prepared.metrics);
-    if (tracer) {
-      out.explanation = {
-        lines: tracer.lines(),
-        events: tracer.json(),
-      };
+    // --count: the query is prepared and run that many times; the first run's results are shown.
+    const runs: Record<string, number>[] = [];
+    const profiles: ExprStats[][] = [];
+    for (let i = 0; i < w.count; i++) {
+      const prepared = prepare(set, query, regoVersion, ctx);
+      const profiler = w.profile ? new Profiler() : undefined;
+      const tracer = fanOut(i === 0 ? [explainer, coverage, profiler] : [coverage, profiler]);
+      const results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
+      if (i === 0) out.results = results;
+      runs.push({ timer_rego_load_files_ns: loadNs, timer_rego_module_compile_ns: compileNs, ...prepared.metrics });
+      if (profiler) profiles.push(profiler.report(w.profileLimit, w.profileSort));
     }
+    if (metrics) Object.assign(metrics, runs[0]);
+    if (w.count > 1) {
+      out.metrics = metrics = undefined;
+      if (w.metrics) out.aggregatedMetrics = aggregateMetrics(runs);
+      if (w.profile) out.aggregatedProfile = aggregateProfiles(profiles);
+    } else if (w.profile) {
+      out.profile = profiles[0];
+    }
+    if (explainer) out.explanation = { lines: explainer.lines(), events: explainer.json() };
+    if (coverage) out.coverage = coverageReport(coverage.hits, set.modules);
   } catch (e) {
     out.errors = toErrorDetails(e);
   }
   return out;
+}
+
+/** OPA's validateEvalParams: --profile-sort/--profile-limit imply --profile, which (and --instrument) implies --metrics. */
+function wanted(f: EvalFlags): Wanted {
+  const count = Number(f.count);
+  if (!Number.isInteger(count) || count < 1) throw new CLIError(`invalid argument "${f.count}" for "--count" flag: must be a positive integer`);
+  let profileLimit = 10;
+  if (f.profileLimit !== undefined) {
+    profileLimit = Number(f.profileLimit);
+    if (!Number.isInteger(profileLimit)) throw new CLIError(`invalid argument "${f.profileLimit}" for "--profile-limit" flag: strconv.ParseInt: parsing "${f.profileLimit}": invalid syntax`);
+  }
+  const profile = !!f.profile || f.profileLimit !== undefined || f.profileSort.length > 0;
+  const named = f.profileSort.flatMap((c) => c.split(',')).filter((c) => c !== '');
+  return { count, profile, profileLimit, profileSort: named.length ? profileSortOrder(named) : profileSortOrder([]), metrics: !!f.metrics || profile || !!f.instrument };
 }
 
 export default evalCommand.action(async (queryArg, f) => {
@@ -193,11 +312,20 @@ export default evalCommand.action(async (queryArg, f) => {
     query = readStdin();
   }
   if (query === undefined || query.trim() === '') throw new CLIError('specify query argument or --stdin');
-  const out = await evaluate(query, f, timeoutMs);
+  if (f.failNonEmpty && (f.fail || f.failDefined)) throw new CLIError(`specify --fail-non-empty or --${f.fail ? 'fail' : 'fail-defined'} but not both`);
+  const out = await evaluate(query, f, timeoutMs, wanted(f));
   const printed = renderEval(out, format, prettyLimit);
   process.stdout.write(printed.stdout);
   process.stderr.write(printed.stderr);
   if (out.errors?.length) throw new CLIError('');
   const defined = f.partial ? (out.partial?.queries.length ?? 0) > 0 : (out.results?.length ?? 0) > 0;
   if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
+  if (f.failNonEmpty && !f.partial && out.results?.some((r) => r.expressions.some((e) => !isEmpty(e.value)))) throw new CLIError('');
 });
+
+/** opa exec's notion of an empty result: undefined, or an empty array, object or set. */
+function isEmpty(v: Value): boolean {
+  if (Array.isArray(v)) return v.length === 0;
+  if (v instanceof RSet || v instanceof RObject) return v.size === 0;
+  return isPlainObject(v) && Object.keys(v).length === 0;
+}

@@ -10,7 +10,7 @@ import { RegoParseError, formatModule, parseModule, unifiedDiff } from '../../en
 import { CLIError } from '../io.js';
 import { prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { v0Compatible, v1Compatible } from '../flags.js';
+import { refused, v0Compatible, v1Compatible } from '../flags.js';
 
 const fmtCommand = command({
   name: 'fmt',
@@ -26,6 +26,8 @@ const fmtCommand = command({
     opt('--v0-v1', 'format v0 modules (read with v0 syntax) as Rego v1, dropping rego.v1 and future.keywords imports'),
     opt('--drop-v0-imports', "drop v0 imports from the formatted code, such as 'rego.v1' and 'future.keywords'"),
     opt('--no-check-result', 'do not assert that the formatted code is valid and can be parsed'),
+    refused('--rego-v1', 'format module(s) to be compatible with both Rego v0 and v1 (not supported yet)', () =>
+      '--rego-v1 is not supported yet: format as Rego v1 with --v0-v1 (v0 modules in) or as v0 with --v0-compatible'),
   ],
   examples: ['regolith fmt policy.rego', 'regolith fmt -w policies/', 'regolith fmt --list --fail .', 'regolith fmt -d policy.rego', 'regolith fmt --v0-v1 -w legacy/', 'cat policy.rego | regolith fmt'],
 });

@@ -11,7 +11,7 @@ import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, builtins, bundleMode, explain, format, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundleMode, explain, format, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const testCommand = command({
@@ -35,6 +35,20 @@ const testCommand = command({
     v0Compatible(),
     v1Compatible(),
     builtins(),
+    // OPA's other test flags.
+    opt('--count <n>', 'number of times to repeat each test', '1'),
+    opt('-p, --parallel <n>', 'the number of tests that can run in parallel (accepted; regolith runs them one after another on one thread)'),
+    opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early', '10'),
+    refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
+      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
+    refused('--var-values', 'show local variable values in test output (not supported yet)', () =>
+      '--var-values is not supported yet; -v --explain full shows the trace of failing tests'),
+    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
+      '--schema is not supported yet: regolith test does not type-check input and data against JSON Schema'),
+    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
+      '--capabilities is not supported yet by regolith test: every built-in of `regolith capabilities --current` is available'),
+    refused('-w, --watch', 'watch for file changes and re-run tests (not supported)', () =>
+      '--watch is not supported by regolith test; re-run it from a file watcher (e.g. `watchexec regolith test .`)'),
   ],
   examples: [
     'regolith test policies/',
@@ -82,6 +96,10 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   const timeoutArg = parseDuration(f.timeout);
   if (timeoutArg === undefined) throw new CLIError(`invalid argument "${f.timeout}" for "--timeout" flag: time: invalid duration "${f.timeout}"`);
   const timeoutMs = timeoutArg || (f.bench ? 30_000 : 5_000);
+  const count = Number(f.count);
+  if (!Number.isInteger(count) || count < 1) throw new CLIError(`invalid argument "${f.count}" for "--count" flag: must be a positive integer`);
+  if (f.parallel !== undefined && !/^\d+$/.test(f.parallel)) throw new CLIError(`invalid argument "${f.parallel}" for "-p, --parallel" flag: strconv.ParseUint: parsing "${f.parallel}": invalid syntax`);
+  if (!/^\d+$/.test(f.maxErrors)) throw new CLIError(`invalid argument "${f.maxErrors}" for "-m, --max-errors" flag: strconv.ParseInt: parsing "${f.maxErrors}": invalid syntax`);
   const verbose = !!f.verbose || f.explain !== undefined;
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
 
@@ -99,14 +117,18 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
-    results = await runTests(set, loaded.data, cases, {
-      timeoutMs,
-      trace: verbose,
-      explain: f.explain as ExplainMode | undefined,
-      coverage,
-      bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
-      onResult: showProgress ? progress : undefined,
-    });
+    // --count: every test runs that many times, each run reported (as opa test repeats them).
+    results = [];
+    for (let i = 0; i < count; i++) {
+      results.push(...await runTests(set, loaded.data, cases, {
+        timeoutMs,
+        trace: verbose,
+        explain: f.explain as ExplainMode | undefined,
+        coverage,
+        bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
+        onResult: showProgress ? progress : undefined,
+      }));
+    }
   } catch (e) {
     process.stderr.write(prettyErrorText(toErrorDetails(e)) + '\n');
     return 1;
