@@ -107,8 +107,9 @@ function buildModule(text: string, file: string, version: 'v0' | 'v1'): Module {
   }
   if (version === 'v0' && p.importedRegoV1) regoVersion = 'v0';
   if (version === 'v1' || p.importedRegoV1) {
+    const askedV1 = imports.some((i) => i.path.value[0]?.type === 'var' && i.path.value[0].value === 'rego');
     for (const rule of rules) {
-      for (let r: Rule | undefined = rule; r; r = r.else) checkRegoV1(r, p, errors, file);
+      for (let r: Rule | undefined = rule; r; r = r.else) checkRegoV1(r, p, errors, file, !askedV1);
     }
   }
   if (errors.length > 0) throw new RegoParseError(errors);
@@ -170,16 +171,21 @@ function stmtLoc(s: Statement): { row: number; col: number } {
   }
 }
 
-function checkRegoV1(rule: Rule, p: StatementParser, errors: RegoErrorDetail[], file: string): void {
+// A module read as v1 only because v1 is the default may be an OPA 0.x policy: say how to
+// read it as one (with `import rego.v1` the author asked for v1, so the flag would not help).
+const V0_HINT = ' (hint: a Rego v0 policy? parse it with --v0-compatible)';
+
+function checkRegoV1(rule: Rule, p: StatementParser, errors: RegoErrorDetail[], file: string, hintV0: boolean): void {
   const f = p.facts.get(rule);
   if (!f) return;
   const loc = rule.location!;
+  const hint = hintV0 ? V0_HINT : '';
   if (!f.generatedBody && !f.usesIf) {
     const what = rule.head.args ? 'function' : 'rule';
-    errors.push(detail(file, `\`if\` keyword is required before ${what} body`, loc.row, loc.col));
+    errors.push(detail(file, `\`if\` keyword is required before ${what} body${hint}`, loc.row, loc.col));
   }
   if (rule.head.key && !rule.head.value && !f.usesContains && !rule.default) {
-    errors.push(detail(file, '`contains` keyword is required for partial set rules', loc.row, loc.col));
+    errors.push(detail(file, `\`contains\` keyword is required for partial set rules${hint}`, loc.row, loc.col));
   }
 }
 

@@ -99,13 +99,18 @@ describe('v1 rules', () => {
       ['a."b"."c"', '2', true],
     ]);
   });
-  it('v0 syntax is rejected with OPA messages at the rule', () => {
-    expect(errorsOf(() => v1('p { true }'))).toEqual([{ message: '`if` keyword is required before rule body', row: 2, col: 1, file: 'p.rego' }]);
+  it('v0 syntax is rejected with OPA messages at the rule, with the hint to parse it as v0', () => {
+    const hint = ' (hint: a Rego v0 policy? parse it with --v0-compatible)';
+    expect(errorsOf(() => v1('p { true }'))).toEqual([{ message: `\`if\` keyword is required before rule body${hint}`, row: 2, col: 1, file: 'p.rego' }]);
     expect(errorsOf(() => v1('\np[x] {\n x := 1 }')).map((e) => e.message)).toEqual([
-      '`if` keyword is required before rule body',
-      '`contains` keyword is required for partial set rules',
+      `\`if\` keyword is required before rule body${hint}`,
+      `\`contains\` keyword is required for partial set rules${hint}`,
     ]);
-    expect(errorsOf(() => v1('f(x) = y { y := x }'))[0]!.message).toBe('`if` keyword is required before function body');
+    expect(errorsOf(() => v1('f(x) = y { y := x }'))[0]!.message).toBe(`\`if\` keyword is required before function body${hint}`);
+  });
+  it('no --v0-compatible hint where the module asked for v1 (import rego.v1): OPA\'s message alone', () => {
+    expect(errorsOf(() => v1('import rego.v1\np { true }'))[0]!.message).toBe('`if` keyword is required before rule body');
+    expect(errorsOf(() => v0('import rego.v1\np { true }'))[0]!.message).toBe('`if` keyword is required before rule body');
   });
   it('keywords are reserved in v1', () => {
     expect(() => v1('x := in')).toThrow(RegoParseError);
@@ -187,7 +192,7 @@ describe('errors', () => {
       v1('p { true }\nq { true }');
     } catch (e) {
       expect((e as RegoParseError).message).toBe(
-        '2 errors occurred:\np.rego:2: rego_parse_error: `if` keyword is required before rule body\np.rego:3: rego_parse_error: `if` keyword is required before rule body',
+        '2 errors occurred:\np.rego:2: rego_parse_error: `if` keyword is required before rule body (hint: a Rego v0 policy? parse it with --v0-compatible)\np.rego:3: rego_parse_error: `if` keyword is required before rule body (hint: a Rego v0 policy? parse it with --v0-compatible)',
       );
     }
   });
