@@ -8,6 +8,7 @@ import pino from 'pino';
 import { renderExecReport, runExec, type ExecFlags } from '../../src/cli/commands/exec.js';
 import { toJSONText, type Value } from '../../src/engine/index.js';
 import { tempDir, writeTree } from '../bundle/helpers.js';
+import { archive, gunzipJSON, httpServer, serveBundles } from '../loopback.js';
 
 const SILENT = pino({ level: 'silent' });
 const json = (v: Value | undefined) => (v === undefined ? undefined : JSON.parse(toJSONText(v)));
@@ -99,4 +100,32 @@ describe('regolith exec (command functions)', () => {
     await expect(runExec(['x'], flags({ fail: true, failDefined: true }), { logger: SILENT })).rejects.toThrow('specify only one of --fail, --fail-defined');
     await expect(runExec([tempDir()], flags({ bundle: ['/no/such/bundle'] }), { logger: SILENT })).rejects.toThrow(/runtime error: bundle ~0/);
   });
+
+  it('downloads configured service bundles once before the inputs and uploads the decisions once after', async () => {
+    const bundles = await httpServer(serveBundles({ '/b.tar.gz': { body: await archive({ revision: 'r9', modules: { 'p.rego': 'package authz\n\nallow if input.user == "alice"\n' } }) } }));
+    const events: Record<string, unknown>[] = [];
+    const logs = await httpServer((req, res) => {
+      events.push(...(gunzipJSON(req.body) as Record<string, unknown>[]));
+      res.statusCode = 204;
+      res.end();
+    });
+    try {
+      const files = writeTree({ 'a.json': '{"user": "alice"}', 'b.json': '{"user": "bob"}' });
+      const r = await runExec([files], flags({
+        set: [`services.s.url=${bundles.url}`, 'bundles.main.service=s', 'bundles.main.resource=/b.tar.gz', `services.l.url=${logs.url}`, 'decision_logs.service=l'],
+        decision: 'authz/allow',
+      }), { logger: SILENT });
+      expect(r.results.map((x) => x.result ?? x.error?.code)).toEqual([true, 'opa_undefined_error']);
+      expect(bundles.requests.filter((q) => q.url.startsWith('/b.tar.gz'))).toHaveLength(1);
+      expect(events.map((e) => [e.path, e.result, (e.bundles as Record<string, { revision: string }>).main?.revision])).toEqual([
+        ['authz/allow', true, 'r9'],
+        ['authz/allow', undefined, 'r9'],
+      ]);
+      expect(events[0]!.decision_id).toBe(r.results[0]!.decision_id);
+    } finally {
+      await bundles.close();
+      await logs.close();
+    }
+  });
 });
+
