@@ -9,6 +9,7 @@ import { verification, verificationConfig } from '../verification-flags.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { builtins, bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
 import { collect, collectList } from '../options.js';
+import { checkListenAddr, portHint } from '../listen-addr.js';
 
 export const runCommand = command({
   name: 'run',
@@ -44,6 +45,7 @@ export const runCommand = command({
     opt('--tls-cert-refresh-period <duration>', 'set certificate refresh period (e.g. 30s, 5m; 0 reloads only on file change)', '0s'),
     verification(),
     builtins(),
+    portHint(),
   ],
   examples: [
     'regolith run examples/sample                  # the interactive shell',
@@ -76,6 +78,7 @@ async function runAction(paths: string[], f: RunFlags): Promise<void> {
     await runRepl({ paths, bundleMode: !!f.bundle, ignore: f.ignore, regoVersion: f.v0Compatible ? 'v0' : 'v1', verification: shellVerification, format: f.format, history: f.history, builtins: f.builtins });
     return;
   }
+  for (const a of [...f.addr, ...f.diagnosticAddr]) checkListenAddr(a);
   if (!LOG_LEVELS.includes(f.logLevel)) throw new CLIError(`invalid argument "${f.logLevel}" for "-l, --log-level" flag: must be one of {${LOG_LEVELS.join(', ')}}`);
   if (!LOG_FORMATS.includes(f.logFormat)) throw new CLIError(`invalid argument "${f.logFormat}" for "--log-format" flag: must be one of {${LOG_FORMATS.join(', ')}}`);
   const grace = Number(f.shutdownGracePeriod);
