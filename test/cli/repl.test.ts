@@ -87,7 +87,21 @@ describe('REPL session', () => {
     expect(await run('help')).toContain('Commands\n========\n');
     expect(await run('help input')).toContain('\nInput\n=====\n');
     expect(await run('help nope')).toBe("unknown topic 'nope'\n");
-    expect(await run('profile')).toMatch(/not available in regolith/);
+    expect(await run('types')).toMatch(/not available in regolith/);
+  });
+
+  it('profiles every expression with profile (a table after the result; in json, a profile list), until toggled off', async () => {
+    const { run } = session();
+    await run('xs := [1, 2, 3]');
+    const out = await run('profile', 'count([x | some x in xs; x > 1])');
+    expect(out).toMatch(/^2\n\+-+/);
+    expect(out).toMatch(/\| +Location +\|/);
+    expect(out).toMatch(/\| count\(\[x \| some x in xs; x > 1\]\) \|\n/);
+    const json = JSON.parse(await run('json', 'xs[0]'));
+    expect(json.profile.length).toBeGreaterThan(0);
+    expect(json.profile[0]).toMatchObject({ num_eval: expect.any(Number), location: { row: expect.any(Number) } });
+    expect(JSON.parse(await run('profile', 'xs[0]')).profile).toBeUndefined();
+    expect(await run('pretty', 'show debug')).toContain('"profile": false');
   });
 
   it('traces with trace (full) and notes', async () => {

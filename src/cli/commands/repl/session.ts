@@ -31,9 +31,12 @@ import {
   type RegoVersion,
   type Rule,
   type Term,
+  type TraceEvent,
+  type Tracer,
   type Value,
 } from '../../../engine/index.js';
 import { renderEval, type EvalOutput } from '../../eval-output.js';
+import { Profiler } from '../../../engine/profiler.js';
 import { CommandErrors, prettyErrorText, toErrorDetails } from '../../../runtime/policy-set.js';
 import { runPrepared } from '../../../runtime/query.js';
 import { COMMANDS, helpText, topicText } from './help.js';
@@ -243,7 +246,8 @@ export class ReplSession {
         this.metrics = this.instrument;
         return false;
       case 'profile':
-        throw new ReplError('profile: the profiler is not available in regolith yet (use metrics or trace)');
+        this.profile = !this.profile;
+        return false;
       case 'types':
         throw new ReplError('types: type information is not available in regolith yet');
       case 'strict-builtin-errors':
@@ -480,7 +484,10 @@ export class ReplSession {
     const m = this.currentOrDefault();
     const metrics: Record<string, number> | undefined = this.metrics ? {} : undefined;
     const out: EvalOutput = { metrics };
-    const tracer = this.explain !== 'off' ? new BufferTracer(this.explain as ExplainMode) : undefined;
+    const explainer = this.explain !== 'off' ? new BufferTracer(this.explain as ExplainMode) : undefined;
+    // OPA's REPL reports every profiled expression (no limit), in its default order.
+    const profiler = this.profile && !this.unknowns.length ? new Profiler() : undefined;
+    const tracer = bothTracers(explainer, profiler);
     let plan;
     try {
       plan = planQueryInPackage(policy, body, { path: m.path, imports: m.imports.map((i) => i.imp) }, this.regoVersion(), metrics);
@@ -500,7 +507,8 @@ export class ReplSession {
     } catch (e) {
       out.errors = toErrorDetails(e);
     }
-    if (tracer) out.explanation = { lines: tracer.lines(), events: tracer.json() };
+    if (explainer) out.explanation = { lines: explainer.lines(), events: explainer.json() };
+    if (profiler) out.profile = profiler.report(0);
     if (out.errors?.length && this.format === 'pretty') {
       this.opts.write(errorsText(out.errors) + '\n');
       return;
@@ -515,6 +523,21 @@ export class ReplSession {
     const rs = await runPrepared({ plan, metrics: {} }, { data });
     return rs.length === 1 ? rs[0]!.bindings.get('x') : undefined;
   }
+}
+
+/** One tracer fed to both the explanation and the profiler. */
+function bothTracers(a: Tracer | undefined, b: Tracer | undefined): Tracer | undefined {
+  if (!a || !b) return a ?? b;
+  return {
+    note: (m: string) => {
+      a.note(m);
+      b.note(m);
+    },
+    event: (e: TraceEvent) => {
+      a.event?.(e);
+      b.event?.(e);
+    },
+  };
 }
 
 /**
