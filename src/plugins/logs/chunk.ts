@@ -20,8 +20,8 @@
 //
 // gzip runs at its fastest level (Z_BEST_SPEED): on decision events it takes ~2.5x less CPU
 // than the default level for 15-35% more bytes (ratio ~8.5x instead of ~10x on one chunk; 47-54
-// bytes per RBAC event uploaded instead of 38-40 in bench/http.ts), and compressing
-// is most of what a logged decision costs once its text is written. OPA compresses at Go's
+// bytes per RBAC event uploaded instead of 38-40 in bench/http.ts), and at the default level
+// compressing was the largest single item of a logged decision's CPU. OPA compresses at Go's
 // default level; a collector reads either.
 
 import { constants, gzip, gzipSync } from 'node:zlib';
