@@ -77,7 +77,7 @@ function coverageJSON(c: CoverageReport): unknown {
   return ordered({ files: ordered(files), covered_lines: c.covered_lines || undefined, not_covered_lines: c.not_covered_lines || undefined, coverage: c.coverage || undefined });
 }
 
-function jsonOutput(o: EvalOutput): string {
+function jsonOutput(o: EvalOutput, discard = false): string {
   const results = o.results?.map((r) =>
     ordered({
       expressions: r.expressions.map((e) =>
@@ -97,7 +97,8 @@ function jsonOutput(o: EvalOutput): string {
         aggregated_metrics: o.aggregatedMetrics,
         coverage: o.coverage ? coverageJSON(o.coverage) : undefined,
         errors: o.errors?.length ? errorsJSON(o.errors) : undefined,
-        result: results?.length ? results : undefined,
+        // --format discard: the document without the values (OPA writes "discarded" in their place).
+        result: results?.length ? (discard ? 'discarded' : results) : undefined,
         partial: o.partial ? o.partial.evalOutput() : undefined,
         explanation: o.explanation?.events.length ? o.explanation.events : undefined,
         profile: o.profile?.length ? profileJSON(o.profile) : undefined,
@@ -138,7 +139,7 @@ function metricsTable(metrics: Record<string, number>): string {
 
 /** Renders the output in a format; errors go to stderr except in the json format. */
 export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80): Printed {
-  if (format === 'json') return { stdout: jsonOutput(o), stderr: '' };
+  if (format === 'json' || format === 'discard') return { stdout: jsonOutput(o, format === 'discard'), stderr: '' };
   if (o.errors?.length) return { stdout: '', stderr: prettyErrorText(o.errors) + '\n' };
   if (o.partial) {
     const trace = format === 'pretty' && o.explanation?.lines.length ? o.explanation.lines.join('\n') + '\n' : '';

@@ -13,7 +13,7 @@ export function collect(value: string, previous: string[] = []): string[] {
 }
 
 /** `regolith eval --format`. */
-export const EVAL_FORMATS = ['json', 'values', 'bindings', 'pretty', 'source', 'raw'] as const;
+export const EVAL_FORMATS = ['json', 'values', 'bindings', 'pretty', 'source', 'raw', 'discard'] as const;
 
 /** `regolith test --format` and `regolith bench --format`. */
 export const BENCH_FORMATS = ['pretty', 'json', 'gobench'];

@@ -178,6 +178,14 @@ describe('eval: other flags', () => {
     expect(both.stderr).toContain('specify --fail-non-empty or --fail but not both');
   });
 
+  it('--format discard: the JSON document with "discarded" in place of the results', async () => {
+    const r = await cli(['eval', '--format', 'discard', '--metrics', '[1, 2]']);
+    const out = json(r.stdout);
+    expect(out.result).toBe('discarded');
+    expect(out.metrics).toBeDefined();
+    expect(json((await cli(['eval', '--format', 'discard', 'input.missing'])).stdout)).toEqual({});
+  });
+
   it('accepts OPA\'s optimization switches that do not change results', async () => {
     for (const flag of ['--disable-indexing', '--disable-early-exit', '--read-ast-values-from-store']) {
       expect((await cli(['eval', flag, '--format', 'raw', '1 + 1'])).stdout).toBe('2\n');
