@@ -66,8 +66,19 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
       }
       if (diagnostic || !fast(inc, res)) void hono(inc, res);
     };
-    // the authorization gate comes before every route, the fast path included
-    const entry: RequestListener = gate ? (inc, res) => gate(inc, res, () => serve(inc, res)) : serve;
+    // the authorization gate comes before every route, the fast path included; a request
+    // it refuses is logged as any other
+    const entry: RequestListener = gate
+      ? (inc, res) => {
+          const start = obs.begin(inc);
+          gate(
+            inc,
+            res,
+            () => serve(inc, res),
+            (status) => obs.end(inc, start, status, 'authz'),
+          );
+        }
+      : serve;
     if (!cluster) return entry;
     // while the workers switch to a new state together, new requests wait (see src/cli/workers)
     return (inc, res) => {

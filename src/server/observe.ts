@@ -1,21 +1,32 @@
 // Per-request bookkeeping at the Node listener, outside Hono: the Prometheus duration
 // (code, handler, method) and OPA-style request logging ("Received request." / "Sent
-// response.", info level, per-process request id). As Hono middleware these two cost two
-// async layers per request even with logging off; here they cost a clock read and a
-// histogram update. Routes name their Prometheus handler with setHandler().
+// response.", info level, per-process request id, the client's address, the decision id
+// where the request made a decision). As Hono middleware these two cost two async layers
+// per request even with logging off; here they cost a clock read and a histogram update.
+// Every response is observed, those the authorization gate refuses included: begin() is
+// called where the request enters, and again (the same start, the same id) by the route.
+// Routes name their Prometheus handler with setHandler(), their decision with setDecisionId().
 
 import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { DurationHistogram } from './duration-histogram.js';
+import { remoteAddr } from './remote.js';
 
 const HANDLER = Symbol('regolith.handler');
 const REQ_ID = Symbol('regolith.reqId');
+const START = Symbol('regolith.start');
+const DECISION = Symbol('regolith.decisionId');
 
-type Tagged = IncomingMessage & { [HANDLER]?: string; [REQ_ID]?: number };
+type Tagged = IncomingMessage & { [HANDLER]?: string; [REQ_ID]?: number; [START]?: number; [DECISION]?: string };
 
 /** Names the Prometheus `handler` label of this request (unnamed requests are "catchall"). */
 export function setHandler(incoming: IncomingMessage | undefined, label: string): void {
   if (incoming) (incoming as Tagged)[HANDLER] = label;
+}
+
+/** The decision id of this request's decision, for its "Sent response." line. */
+export function setDecisionId(incoming: IncomingMessage | undefined, id: string | undefined): void {
+  if (incoming && id !== undefined) (incoming as Tagged)[DECISION] = id;
 }
 
 export class RequestObserver {
@@ -26,13 +37,15 @@ export class RequestObserver {
     private readonly logger?: Logger,
   ) {}
 
-  /** Start of a request: its start time (ms, performance.now()). */
+  /** Start of a request: its start time (ms, performance.now()); the same when begun already. */
   begin(inc: IncomingMessage): number {
-    const start = performance.now();
+    const t = inc as Tagged;
+    if (t[START] !== undefined) return t[START];
+    const start = (t[START] = performance.now());
     if (this.logger?.isLevelEnabled('info')) {
       const id = ++this.reqId;
-      (inc as Tagged)[REQ_ID] = id;
-      this.logger.info({ req_id: id, req_method: inc.method, req_path: pathOf(inc) }, 'Received request.');
+      t[REQ_ID] = id;
+      this.logger.info({ client_addr: remoteAddr({ incoming: inc }), req_id: id, req_method: inc.method, req_path: pathOf(inc) }, 'Received request.');
     }
     return start;
   }
@@ -44,9 +57,12 @@ export class RequestObserver {
   end(inc: IncomingMessage, start: number, status: number, handler?: string): void {
     const ms = performance.now() - start;
     this.durations.observe(status, handler ?? (inc as Tagged)[HANDLER] ?? 'catchall', lower(inc.method ?? ''), ms / 1000);
-    const id = (inc as Tagged)[REQ_ID];
+    const t = inc as Tagged;
+    const id = t[REQ_ID];
     if (id !== undefined && this.logger) {
-      this.logger.info({ req_id: id, req_method: inc.method, req_path: pathOf(inc), resp_status: status, resp_duration: ms }, 'Sent response.');
+      const line: Record<string, unknown> = { client_addr: remoteAddr({ incoming: inc }), req_id: id, req_method: inc.method, req_path: pathOf(inc), resp_status: status, resp_duration: ms };
+      if (t[DECISION] !== undefined) line['decision_id'] = t[DECISION];
+      this.logger.info(line, 'Sent response.');
     }
   }
 }

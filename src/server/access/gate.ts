@@ -27,11 +27,13 @@ export interface AccessOptions {
 export const UNAUTHORIZED = 'request rejected by administrative policy';
 export const UNDEFINED = 'authorization policy missing or undefined';
 
-export type Gate = (inc: IncomingMessage, res: ServerResponse, next: () => void) => void;
+/** Lets the request through (next) or answers it, telling `refused` its status (for the request log). */
+export type Gate = (inc: IncomingMessage, res: ServerResponse, next: () => void, refused: (status: number) => void) => void;
 
-function deny(res: ServerResponse, status: number, code: string, message: string): void {
+function refuse(res: ServerResponse, refused: (status: number) => void, e: HttpError): void {
   if (res.headersSent) return;
-  writeReply(res, errorReply(new HttpError(status, code, message)));
+  refused(e.status);
+  writeReply(res, errorReply(e));
 }
 
 /** The request body for the policy input, kept on the request for the route that serves it. */
@@ -57,7 +59,8 @@ export function createGate(ctx: ServerContext, o: AccessOptions): Gate | undefin
   if ((o.authorization ?? 'off') === 'off') return undefined;
   const mode = o.authentication ?? 'off';
   const decision = o.decision ?? ['system', 'authz', 'allow'];
-  return (inc, res, next) => {
+  return (inc, res, next, refused) => {
+    const deny = (status: number, code: string, message: string) => refuse(res, refused, new HttpError(status, code, message));
     const url = inc.url ?? '/';
     const q = url.indexOf('?');
     const method = (inc.method ?? 'GET').toUpperCase();
@@ -65,7 +68,7 @@ export function createGate(ctx: ServerContext, o: AccessOptions): Gate | undefin
     try {
       path = pathSegments(q < 0 ? url : url.slice(0, q));
     } catch (e) {
-      return deny(res, 400, Code.invalidParameter, (e as InputError).message);
+      return deny(400, Code.invalidParameter, (e as InputError).message);
     }
     const decide = (body: Value | undefined) => {
       const who = authenticate(mode, inc);
@@ -75,18 +78,18 @@ export function createGate(ctx: ServerContext, o: AccessOptions): Gate | undefin
       if (who.clientCertificates) input['client_certificates'] = who.clientCertificates;
       const verdict = (result: Value | undefined) => {
         if (result === true) return next();
-        if (result === undefined) return deny(res, 500, Code.internal, UNDEFINED);
+        if (result === undefined) return deny(500, Code.internal, UNDEFINED);
         if (result !== null && typeof result === 'object' && !Array.isArray(result)) {
           const r = result as Record<string, Value>;
-          if (!('allowed' in r)) return deny(res, 500, Code.internal, UNDEFINED);
+          if (!('allowed' in r)) return deny(500, Code.internal, UNDEFINED);
           if (r['allowed'] === true) return next();
-          if (typeof r['reason'] === 'string') return deny(res, 401, Code.unauthorized, r['reason']);
+          if (typeof r['reason'] === 'string') return deny(401, Code.unauthorized, r['reason']);
         }
-        deny(res, 401, Code.unauthorized, UNAUTHORIZED);
+        deny(401, Code.unauthorized, UNAUTHORIZED);
       };
       const failed = (e: unknown) => {
         const h = toHttpError(e);
-        writeReply(res, errorReply(h.status < 500 ? new HttpError(500, Code.internal, h.message) : h));
+        refuse(res, refused, h.status < 500 ? new HttpError(500, Code.internal, h.message) : h);
       };
       try {
         const r = ctx.engine.evaluate(decision, { input, snapshot: ctx.engine.store.snapshot() });
@@ -97,6 +100,6 @@ export function createGate(ctx: ServerContext, o: AccessOptions): Gate | undefin
       }
     };
     if (!expectsBody(method, path)) return decide(undefined);
-    readBody(inc, ctx, (err, body) => (err ? writeReply(res, errorReply(err)) : decide(body)));
+    readBody(inc, ctx, (err, body) => (err ? refuse(res, refused, err) : decide(body)));
   };
 }

@@ -14,6 +14,7 @@ import type { RouteFamily } from '../route-table.js';
 import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
 import { badRequest, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
+import { setDecisionId } from '../observe.js';
 import { route, since } from '../handler.js';
 import { boolParam, dataPathToRef, explainParam, pathAfter, refText, splitURL } from '../params.js';
 import { parseJSON, JSONParseError } from '../../value/index.js';
@@ -177,6 +178,7 @@ class Decision {
     this.refText = ref.text;
     this.snapshot = ctx.engine.store.snapshot();
     this.decisionId = ctx.decisionId();
+    setDecisionId(r.incoming, this.decisionId);
     this.ndCache = this.decisionId ? ctx.ndCache() : undefined;
   }
 
