@@ -13,6 +13,24 @@ export function substituteEnv(text: string, env: NodeJS.ProcessEnv = process.env
   return text.replace(/\$\{([^}]*)\}/g, (_m, name: string) => env[name] ?? '');
 }
 
+/**
+ * The variables the configuration file names with ${NAME} that the environment does not set:
+ * OPA reads them as empty, so the error a user sees is about the key left empty; saying
+ * which variable it came from is the useful part.
+ */
+export function unsetEnvVars(opts: LoadConfigOptions): string[] {
+  if (!opts.configFile) return [];
+  let text: string;
+  try {
+    text = readFileSync(opts.configFile, 'utf8');
+  } catch {
+    return [];
+  }
+  const env = opts.env ?? process.env;
+  const names = [...text.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]!).filter((n) => env[n] === undefined);
+  return [...new Set(names)];
+}
+
 export function parseConfigText(text: string, env?: NodeJS.ProcessEnv): Obj {
   let doc: unknown;
   try {

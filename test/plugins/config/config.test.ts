@@ -46,6 +46,17 @@ status:
     expect(c.labels).toEqual({ app: 'myapp' });
   });
 
+  it('an invalid configuration names the ${VARIABLES} it refers to that the environment leaves unset', () => {
+    const p = file('unset.yaml', 'services:\n  control:\n    url: http://localhost:9000\n    credentials:\n      bearer:\n        token: ${CONTROL_TOKEN}\n');
+    expect(() => loadConfig({ configFile: p, env: {} })).toThrow(
+      `config file ${p}: environment variable \${CONTROL_TOKEN} not set (read as empty); invalid configuration: services.control.credentials.bearer: one of token or token_path is required`,
+    );
+    // Set, it is read; unset in a valid configuration, it is OPA's empty value and no error.
+    expect(loadConfig({ configFile: p, env: { CONTROL_TOKEN: 'x' } }).services['control']!.credentials!.bearer!.token).toBe('x');
+    const ok = file('unset-ok.yaml', 'labels:\n  team: "${TEAM}"\n');
+    expect(loadConfig({ configFile: ok, env: {} }).labels).toEqual({ team: '' });
+  });
+
   it('accepts JSON and a list of services', () => {
     const p = file('c.json', JSON.stringify({ services: [{ name: 's1', url: 'http://a' }], bundles: { b: { resource: 'x.tar.gz' } } }));
     const c = loadConfig({ configFile: p });
