@@ -22,7 +22,7 @@ const replayCommand = command({
     opt('--decisions <file>', 'decision-log events, one JSON object per line; "-" reads stdin'),
     data('extra data files for a --policy candidate; repeatable'),
     opt('--baseline <bundle>', 'the policy the decisions were recorded under (bundle or directory of .rego files): rules involved are then the changed ones'),
-    opt('--fail-on-change <kinds>', 'exit 1 when a decision changes in one of these ways: comma list of allow->deny, deny->allow, value, any', 'none'),
+    opt('--fail-on-change <kinds>', 'exit 1 when a decision changes in one of these ways: comma list of allow-to-deny, deny-to-allow, value, any (also spelled \'allow->deny\', quoted for the shell)', 'none'),
     opt('--max-changes <n>', 'exit 1 when more than n decisions change'),
     opt('--limit <n>', 'replay at most the first n events'),
     format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
@@ -31,7 +31,7 @@ const replayCommand = command({
   ],
   examples: [
     'regolith replay --bundle candidate.tar.gz --decisions events.ndjson',
-    'regolith replay --bundle candidate.tar.gz --decisions events.ndjson --fail-on-change allow->deny',
+    'regolith replay --bundle candidate.tar.gz --decisions events.ndjson --fail-on-change allow-to-deny',
     'regolith replay --policy policies/ --baseline current.tar.gz --decisions - --format json < events.ndjson',
     '',
     'Events of queries (no path), failed decisions and events a mask policy changed are skipped.',
@@ -43,19 +43,23 @@ type Flags = OptionsOf<typeof replayCommand>;
 
 const KINDS: ChangeKind[] = ['allow->deny', 'deny->allow', 'value'];
 
+// `allow->deny` unquoted makes the shell write a file named `deny`: each kind has a spelling
+// without `>` too.
+const SPELLINGS: Record<string, ChangeKind> = { 'allow-to-deny': 'allow->deny', 'deny-to-allow': 'deny->allow' };
+
 /** The kinds --fail-on-change names; 'any' also fails on decisions the candidate could not evaluate. */
-function failKinds(s: string): { kinds: Set<ChangeKind>; errors: boolean } {
+export function failKinds(s: string): { kinds: Set<ChangeKind>; errors: boolean } {
   const out = new Set<ChangeKind>();
   let errors = false;
   for (const raw of s.split(',')) {
-    const k = raw.trim();
+    const k = SPELLINGS[raw.trim()] ?? raw.trim();
     if (k === '' || k === 'none') continue;
     if (k === 'any') {
       KINDS.forEach((x) => out.add(x));
       errors = true;
     }
     else if ((KINDS as string[]).includes(k)) out.add(k as ChangeKind);
-    else throw new CLIError(`invalid argument "${k}" for "--fail-on-change" flag: must be a comma list of allow->deny, deny->allow, value, any`, 2);
+    else throw new CLIError(`invalid argument "${k}" for "--fail-on-change" flag: must be a comma list of allow-to-deny (or 'allow->deny'), deny-to-allow (or 'deny->allow'), value, any`, 2);
   }
   return { kinds: out, errors };
 }
