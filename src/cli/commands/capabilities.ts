@@ -12,7 +12,7 @@ import { builtins, v0Compatible } from '../flags.js';
 
 const capabilitiesCommand = command({
   name: 'capabilities',
-  description: 'Print the capabilities of regolith',
+  description: 'Print the capabilities of regolith: without flags, the capabilities version names known (as opa does); --current for the JSON',
   flags: [
     opt('--current', 'print current capabilities'),
     opt('--version <version>', 'print capabilities of a specific version'),
