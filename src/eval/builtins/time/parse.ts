@@ -147,6 +147,45 @@ interface Read {
 
 /** Reads one layout element at the start of `value` into `f`; throws Bad when it is not there. */
 function parseElement(ch: Chunk, std: Std, value: string, f: Fields): Read {
+  switch (std) {
+    case 'Year':
+    case 'LongYear':
+    case 'Month':
+    case 'LongMonth':
+    case 'NumMonth':
+    case 'ZeroMonth':
+    case 'WeekDay':
+    case 'LongWeekDay':
+    case 'Day':
+    case 'UnderDay':
+    case 'ZeroDay':
+    case 'UnderYearDay':
+    case 'ZeroYearDay':
+      return parseDate(std, value, f);
+    case 'Hour':
+    case 'Hour12':
+    case 'ZeroHour12':
+    case 'Minute':
+    case 'ZeroMinute':
+    case 'Second':
+    case 'ZeroSecond':
+    case 'PM':
+    case 'pm':
+    case 'Frac0':
+    case 'Frac9':
+      return parseClock(ch, std, value, f);
+    case 'TZ':
+      return parseZoneName(value, f);
+    default:
+      return parseOffset(std, value, f);
+  }
+}
+
+type DateStd = 'Year' | 'LongYear' | 'Month' | 'LongMonth' | 'NumMonth' | 'ZeroMonth' | 'WeekDay' | 'LongWeekDay' | 'Day' | 'UnderDay' | 'ZeroDay' | 'UnderYearDay' | 'ZeroYearDay';
+type ClockStd = 'Hour' | 'Hour12' | 'ZeroHour12' | 'Minute' | 'ZeroMinute' | 'Second' | 'ZeroSecond' | 'PM' | 'pm' | 'Frac0' | 'Frac9';
+
+/** Year, month, weekday, day, day of the year. */
+function parseDate(std: DateStd, value: string, f: Fields): Read {
   let rangeErr = '';
   switch (std) {
     case 'Year': {
@@ -197,6 +236,14 @@ function parseElement(ch: Chunk, std: Std, value: string, f: Fields): Read {
       [f.yday, value] = getnum3(value, std === 'ZeroYearDay');
       if (f.yday < 1 || f.yday > 366) rangeErr = 'day-of-year';
       break;
+  }
+  return { value, rangeErr };
+}
+
+/** Hour, minute, second, AM/PM, fractional seconds. */
+function parseClock(ch: Chunk, std: ClockStd, value: string, f: Fields): Read {
+  let rangeErr = '';
+  switch (std) {
     case 'Hour':
       [f.hour, value] = getnum(value, false);
       if (f.hour < 0 || f.hour >= 24) rangeErr = 'hour';
@@ -240,19 +287,6 @@ function parseElement(ch: Chunk, std: Std, value: string, f: Fields): Read {
       else throw new Bad();
       break;
     }
-    case 'TZ': {
-      if (value.startsWith('UTC')) {
-        value = value.slice(3);
-        f.zoneOffset = 0;
-        break;
-      }
-      const n = timeZoneLength(value);
-      if (n === 0) throw new Bad();
-      // An abbreviation does not move the instant: Go reads the time as UTC.
-      value = value.slice(n);
-      f.zoneOffset = 0;
-      break;
-    }
     case 'Frac0': {
       const ndigit = 1 + ch.digits!;
       if (value.length < ndigit) throw new Bad();
@@ -268,10 +302,22 @@ function parseElement(ch: Chunk, std: Std, value: string, f: Fields): Read {
       value = value.slice(1 + i);
       break;
     }
-    default:
-      return parseOffset(std, value, f);
   }
   return { value, rangeErr };
+}
+
+/** A zone abbreviation (MST): read, but the instant stays UTC. */
+function parseZoneName(value: string, f: Fields): Read {
+  if (value.startsWith('UTC')) {
+    f.zoneOffset = 0;
+    return { value: value.slice(3), rangeErr: '' };
+  }
+  const n = timeZoneLength(value);
+  if (n === 0) throw new Bad();
+  // An abbreviation does not move the instant: Go reads the time as UTC.
+  value = value.slice(n);
+  f.zoneOffset = 0;
+  return { value, rangeErr: '' };
 }
 
 /** A numeric zone offset (-0700, Z07:00, ...) into f.zoneOffset. */
