@@ -13,6 +13,7 @@ import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
 import { asyncBuiltinOf, CustomBuiltins, type CustomBuiltin } from './custom-builtins.js';
 import { capabilitiesBuiltins } from '../compiler/builtins/index.js';
+import { inputOf } from './input-text.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -27,6 +28,11 @@ export interface RegolithOptions {
 
 export interface EvaluateOptions {
   input?: unknown;
+  /**
+   * The input as JSON text instead of a value (a request body, a file), read with exact
+   * numbers; malformed text throws EngineError('bad_request'). Not with `input`.
+   */
+  inputText?: string;
   /** Override the data document for this evaluation (default: the one set with setData). */
   data?: unknown;
   strictBuiltinErrors?: boolean;
@@ -76,6 +82,8 @@ function toResults(raw: RawResult[]): QueryResult[] {
 
 export interface PartialQueryOptions {
   input?: unknown;
+  /** The input as JSON text, as EvaluateOptions.inputText. */
+  inputText?: string;
   data?: unknown;
   /** Refs whose values are unknown (Rego text); default ["input"]. */
   unknowns?: string[];
@@ -95,7 +103,7 @@ export class PreparedQuery {
 
   private opts(o: EvaluateOptions): RunOptions {
     return {
-      input: o.input as Value | undefined,
+      input: inputOf(o),
       data: (o.data ?? this.owner.data) as Value,
       strict: o.strictBuiltinErrors ?? this.owner.options.strictBuiltinErrors,
       deadline: o.timeoutMs !== undefined ? Date.now() + o.timeoutMs : undefined,
@@ -137,7 +145,7 @@ export class PreparedQuery {
    */
   partial(o: PartialQueryOptions = {}): PartialQueries {
     return partialPlan(this.plan, {
-      input: o.input as Value | undefined,
+      input: inputOf(o),
       data: (o.data ?? this.owner.data) as Value,
       unknowns: o.unknowns,
       disableInlining: o.disableInlining,
@@ -232,6 +240,14 @@ export class Regolith {
     if (!q) this.decisions.set(ref, (q = this.prepare(ref)));
     const r = q.evaluate({ input });
     return r[0]?.expressions[0]?.value;
+  }
+
+  /**
+   * decide() for an input held as JSON text (a request body, a file): read with exact
+   * numbers, no JSON.parse first. Malformed text throws EngineError('bad_request').
+   */
+  decideJSON(path: string, inputText: string): unknown {
+    return this.decide(path, inputOf({ inputText }));
   }
 }
 

@@ -1,0 +1,26 @@
+// An input given as JSON text (a request body, a file) rather than a value: read with the
+// one exact JSON reader, so numbers a double cannot hold keep their digits (JSON.parse would
+// round 12345678901234567890), and a bad text is an error that says so, as OPA's server
+// answers a malformed input document.
+
+import { JSONParseError, parseJSON, type Value } from '../value/index.js';
+import { EngineError } from './errors.js';
+
+export interface InputSource {
+  input?: unknown;
+  /** The input as JSON text; blank text is no input (as an empty request body). */
+  inputText?: string;
+}
+
+/** The input of an evaluation: `input` as given, or `inputText` read; not both. */
+export function inputOf(o: InputSource): Value | undefined {
+  if (o.inputText === undefined) return o.input as Value | undefined;
+  if (o.input !== undefined) throw new EngineError('bad_request', 'input and inputText are exclusive: give the input one way');
+  if (o.inputText.trim() === '') return undefined;
+  try {
+    return parseJSON(o.inputText);
+  } catch (e) {
+    if (e instanceof JSONParseError) throw new EngineError('bad_request', `malformed input document: ${e.message}`, [{ code: 'invalid_parameter', message: `malformed input document: ${e.message}` }]);
+    throw e;
+  }
+}
