@@ -28,6 +28,8 @@ export interface EvalOutput {
   coverage?: CoverageReport;
   /** --profile: the rows, sorted and limited. */
   profile?: ExprStats[];
+  /** How many of `errors` are built-in errors collected by --show-builtin-errors (not fatal). */
+  builtinErrorCount?: number;
   /** --profile with --count above 1. */
   aggregatedProfile?: AggregatedExprStats[];
 }

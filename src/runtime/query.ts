@@ -2,7 +2,7 @@
 // policy needs no I/O and on the async path otherwise (http.send and friends), with the
 // timing metrics `opa eval --metrics` reports.
 
-import { planQuery, runPlan, type QueryPlan, type RawResult, type RegoVersion, type Tracer, type Value } from '../engine/index.js';
+import { planQuery, runPlan, type QueryPlan, type RawResult, type RegoEvalError, type RegoVersion, type Tracer, type Value } from '../engine/index.js';
 import { CommandErrors, toErrorDetails, type PolicySet } from './policy-set.js';
 
 export interface PreparedRun {
@@ -31,6 +31,8 @@ export interface RunQueryOptions {
   timeoutMs?: number;
   tracer?: Tracer;
   print?: (m: string) => void;
+  /** Collects the errors of built-in calls made undefined (`opa eval --show-builtin-errors`). */
+  builtinErrors?: RegoEvalError[];
 }
 
 /** Runs a prepared query; evaluation errors come back as CommandErrors. */
@@ -41,6 +43,7 @@ export async function runPrepared(p: PreparedRun, o: RunQueryOptions): Promise<R
     strict: o.strict,
     tracer: o.tracer,
     print: o.print,
+    builtinErrors: o.builtinErrors,
     deadline: o.timeoutMs ? Date.now() + o.timeoutMs : undefined,
   };
   const t0 = process.hrtime.bigint();

@@ -178,6 +178,25 @@ describe('eval: other flags', () => {
     expect(both.stderr).toContain('specify --fail-non-empty or --fail but not both');
   });
 
+  it('--show-builtin-errors: the errors of undefined built-in calls beside the results; not fatal; not with --strict-builtin-errors', async () => {
+    expect(json((await cli(['eval', 'y := to_number("a")'])).stdout)).toEqual({});
+    const r = await cli(['eval', '--show-builtin-errors', 'x := 1; y := to_number("nope")']);
+    expect(r.code).toBe(0);
+    const out = json(r.stdout);
+    expect(out.errors).toEqual([{ message: expect.stringContaining('to_number'), code: 'eval_builtin_error', location: { file: '', row: 1, col: 14 } }]);
+    expect(out.result).toBeUndefined();
+    const mixed = json((await cli(['eval', '--show-builtin-errors', '[x | x := to_number(["1", "a", "2"][_])]'])).stdout);
+    expect(mixed.errors).toHaveLength(1);
+    expect(mixed.result[0].expressions[0].value).toEqual([1, 2]);
+    const pretty = await cli(['eval', '--show-builtin-errors', '--format', 'pretty', 'to_number("a")']);
+    expect(pretty.code).toBe(0);
+    expect(pretty.stderr).toMatch(/^1 error occurred: .*eval_builtin_error: to_number: /);
+    expect(pretty.stdout).toBe('');
+    const both = await cli(['eval', '--show-builtin-errors', '--strict-builtin-errors', 'true']);
+    expect(both.code).toBe(1);
+    expect(both.stderr).toContain('cannot use --show-builtin-errors with --strict-builtin-errors');
+  });
+
   it('--format discard: the JSON document with "discarded" in place of the results', async () => {
     const r = await cli(['eval', '--format', 'discard', '--metrics', '[1, 2]']);
     const out = json(r.stdout);
@@ -202,7 +221,6 @@ describe('eval: other flags', () => {
       [['--shallow-inlining'], '--disable-inlining'],
       [['--schema', 'schema.json'], 'json.verify_schema'],
       [['--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
-      [['--show-builtin-errors'], '--strict-builtin-errors'],
       [['--var-values'], '--explain full'],
     ];
     for (const [flags, alternative] of cases) {

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { BufferTracer, compile, CoverageTracer, isPlainObject, RObject, RSet, coverageReport, parseModule, parseQuery, partialPlan, planQueryInPackage, toEngineError, type ExplainMode, type PackageContext, type RegoVersion, type Tracer, type TraceEvent, type Value } from '../../engine/index.js';
+import { BufferTracer, compile, CoverageTracer, isPlainObject, RObject, RSet, coverageReport, parseModule, parseQuery, partialPlan, planQueryInPackage, toEngineError, type ExplainMode, type PackageContext, type RegoEvalError, type RegoVersion, type Tracer, type TraceEvent, type Value } from '../../engine/index.js';
 import { Profiler, profileSortOrder, type ExprStats } from '../../engine/profiler.js';
 import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
@@ -56,6 +56,7 @@ const evalCommand = command({
     opt('--nondeterminstic-builtins', 'the same, as OPA spells it'),
     opt('--package <package>', 'set query package'),
     opt('--profile', 'perform expression profiling'),
+    opt('--show-builtin-errors', 'collect and return all encountered built-in errors, built in errors are not fatal'),
     opt('--profile-limit <n>', 'set number of profiling results to show (default 10; implies --profile)'),
     opt('--profile-sort <criteria>', 'set sort order of expression profiler results. Accepts: total_time_ns, num_eval, num_redo, num_gen_expr, file, line; repeatable (implies --profile)', collect, [] as string[]),
     strict(),
@@ -74,8 +75,6 @@ const evalCommand = command({
       '--schema is not supported yet: regolith eval does not type-check input and data against JSON Schema; validate the input with json.verify_schema/json.match_schema in the policy'),
     refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
       '--capabilities is not supported yet by regolith eval: every built-in of `regolith capabilities --current` is available'),
-    refused('--show-builtin-errors', 'collect and return all encountered built-in errors (not supported yet)', () =>
-      '--show-builtin-errors is not supported yet; use --strict-builtin-errors to report the first built-in error'),
     refused('--var-values', 'show local variable values in pretty trace output (not supported yet)', () =>
       '--var-values is not supported yet; --explain full --format json lists the bindings of each trace event (locals)'),
   ],
@@ -269,8 +268,14 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
       const prepared = prepare(set, query, regoVersion, ctx);
       const profiler = w.profile ? new Profiler() : undefined;
       const tracer = fanOut(i === 0 ? [explainer, coverage, profiler] : [coverage, profiler]);
-      const results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer });
+      const builtinErrors: RegoEvalError[] | undefined = f.showBuiltinErrors && i === 0 ? [] : undefined;
+      const results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer, builtinErrors });
       if (i === 0) out.results = results;
+      // --show-builtin-errors: the errors of the calls made undefined, beside the results (OPA's BuiltinErrorList).
+      if (builtinErrors?.length) {
+        out.errors = toErrorDetails(builtinErrors.length === 1 ? builtinErrors[0] : new CommandErrors(builtinErrors.flatMap((e) => toErrorDetails(e))));
+        out.builtinErrorCount = out.errors.length;
+      }
       runs.push({ timer_rego_load_files_ns: loadNs, timer_rego_module_compile_ns: compileNs, ...prepared.metrics });
       if (profiler) profiles.push(profiler.report(w.profileLimit, w.profileSort));
     }
@@ -313,11 +318,15 @@ export default evalCommand.action(async (queryArg, f) => {
   }
   if (query === undefined || query.trim() === '') throw new CLIError('specify query argument or --stdin');
   if (f.failNonEmpty && (f.fail || f.failDefined)) throw new CLIError(`specify --fail-non-empty or --${f.fail ? 'fail' : 'fail-defined'} but not both`);
+  if (f.showBuiltinErrors && f.strictBuiltinErrors) {
+    throw new CLIError('cannot use --show-builtin-errors with --strict-builtin-errors, --strict-builtin-errors will return the first built-in error encountered immediately');
+  }
   const out = await evaluate(query, f, timeoutMs, wanted(f));
   const printed = renderEval(out, format, prettyLimit);
   process.stdout.write(printed.stdout);
   process.stderr.write(printed.stderr);
-  if (out.errors?.length) throw new CLIError('');
+  // Only built-in errors (--show-builtin-errors) do not make the command fail, as in OPA.
+  if (out.errors?.length && out.errors.length !== out.builtinErrorCount) throw new CLIError('');
   const defined = f.partial ? (out.partial?.queries.length ?? 0) > 0 : (out.results?.length ?? 0) > 0;
   if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
   if (f.failNonEmpty && !f.partial && out.results?.some((r) => r.expressions.some((e) => !isEmpty(e.value)))) throw new CLIError('');
