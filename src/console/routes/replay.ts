@@ -1,0 +1,40 @@
+// GET /ui/api/replay: what "open in playground" needs to replay a logged decision as the
+// server made it — the server's modules (under bundle-relative names), its base data (the
+// store's documents; data.system, where the bundle manifests live, left out as OPA's
+// policies cannot shadow it anyway) and each bundle's active revision, so the page can say
+// when the revision that decided is gone. The server keeps no earlier revision: the data
+// is always the current one.
+
+import { isPlainObject as isObject, toJSONText, type Value } from '../../value/index.js';
+import type { App, ServerContext } from '../../server/context.js';
+import type { RouteDecl } from '../../server/route-table.js';
+import { route } from '../../server/handler.js';
+import { sendJSON } from '../../server/respond.js';
+import { moduleNames } from '../playground/module-names.js';
+
+/** The primary holds the store every worker replicates. */
+export const replayRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/api/replay', answeredBy: 'primary' }];
+
+/** The reply: modules by shown name, the base data, and name -> { revision } of the active bundles. */
+export function replayState(ctx: ServerContext): { modules: Record<string, string>; data: Value; bundles: Record<string, Value> } {
+  const root = ctx.engine.store.read([]);
+  const data: Record<string, Value> = isObject(root) ? { ...root } : {};
+  const sys = data['system'];
+  const manifests = isObject(sys) && isObject(sys['bundles']) ? sys['bundles'] : {};
+  delete data['system'];
+  const bundles: Record<string, Value> = {};
+  for (const [name, b] of Object.entries(manifests)) {
+    const m = isObject(b) ? b['manifest'] : undefined;
+    const rev = isObject(m) ? m['revision'] : undefined;
+    bundles[name] = typeof rev === 'string' ? { revision: rev } : {};
+  }
+  const policies = ctx.engine.listPolicies();
+  const names = moduleNames(policies.map((p) => p.id), Object.keys(bundles));
+  const modules: Record<string, string> = {};
+  for (const p of policies) modules[names.get(p.id)!] = p.raw;
+  return { modules, data, bundles };
+}
+
+export function registerUiReplay(app: App, ctx: ServerContext): void {
+  app.get('/ui/api/replay', route('ui/api/replay', () => sendJSON(toJSONText(replayState(ctx) as unknown as Value))));
+}
