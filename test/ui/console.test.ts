@@ -37,6 +37,9 @@ default allow := false
 allow if input.user == "alice"
 
 allow if input.role == "admin"
+
+# Owners may act on their resources (data.authz.owners, from the bundle's data).
+allow if data.authz.owners[input.resource] == input.user
 `;
 /** A candidate that drops alice and lets carol in. */
 const CANDIDATE = `package authz
@@ -85,7 +88,7 @@ beforeAll(async () => {
   // a snapshot of the build: a concurrent `npm run build` (tsup cleans dist/) must not pull it away
   assetsDir = mkdtempSync(join(tmpdir(), 'regolith-ui-assets-'));
   cpSync(join(ROOT, 'dist', 'ui'), assetsDir, { recursive: true });
-  bundleFiles['/bundles/authz.tar.gz'] = { body: await archive({ revision: 'rev-1', roots: ['authz'], modules: { 'authz/policy.rego': SERVED } }) };
+  bundleFiles['/bundles/authz.tar.gz'] = { body: await archive({ revision: 'rev-1', roots: ['authz'], modules: { 'authz/policy.rego': SERVED }, data: { authz: { owners: { doc1: 'dave' } } } }) };
   bundleFiles['/bundles/candidate.tar.gz'] = { body: await archive({ revision: 'rev-2', roots: ['authz'], modules: { 'authz/policy.rego': CANDIDATE } }) };
   bundles = await httpServer(serveBundles(bundleFiles));
   const config = validateConfig({
@@ -395,7 +398,45 @@ describe.skipIf(!haveChromium)('web console', () => {
         await page.click('button.eval');
         await page.waitForSelector('.output .value');
         expect(await page.locator('.output .value').innerText()).toBe('false');
+        // tabs carry the bundle-relative name, not the policy id (authz/authz/policy.rego)
+        expect(await page.locator('.tabs .tab-name').allInnerTexts()).toEqual(['authz/policy.rego']);
       });
+    });
+
+    it('replays a decision that needed the bundle\'s data with that data: the same result as logged', async () => {
+      await check('decisions-replay-data', '#/decisions', async ({ page }) => {
+        await page.waitForSelector('.live.on');
+        const dave = await decide({ user: 'dave', resource: 'doc1' });
+        expect(dave.result).toBe(true);
+        await page.locator(`tr.decision[data-id="${dave.decision_id}"] button.open`).click();
+        await page.waitForSelector('main[data-page="playground"] .banner.note');
+        expect(await page.locator('.banner.note').innerText()).toContain('returned true');
+        expect(await page.locator('.banner.warning').count()).toBe(0);
+        expect(await editorText(page, '.data')).toContain('"doc1": "dave"');
+        await page.click('button.eval');
+        await page.waitForSelector('.output .value');
+        expect(await page.locator('.output .value').innerText()).toBe('true');
+      });
+    });
+
+    it('warns when the bundle that decided has moved on since', async () => {
+      const revision = () => ctxEngine.store.read(['system', 'bundles', 'authz', 'manifest', 'revision']);
+      const served = bundleFiles['/bundles/authz.tar.gz'];
+      const d = await decide({ user: 'alice' });
+      try {
+        bundleFiles['/bundles/authz.tar.gz'] = { body: await archive({ revision: 'rev-1b', roots: ['authz'], modules: { 'authz/policy.rego': SERVED }, data: { authz: { owners: { doc1: 'dave' } } } }) };
+        await waitFor('rev-1b', () => revision() === 'rev-1b', 10_000);
+        await check('decisions-replay-moved', '#/decisions', async ({ page }) => {
+          await page.locator(`tr.decision[data-id="${d.decision_id}"] button.open`).click();
+          await page.waitForSelector('main[data-page="playground"] .banner.warning');
+          const warning = await page.locator('.banner.warning').innerText();
+          expect(warning).toContain('rev-1b');
+          expect(warning).toContain('rev-1');
+        });
+      } finally {
+        bundleFiles['/bundles/authz.tar.gz'] = served;
+        await waitFor('rev-1 again', () => revision() === 'rev-1', 10_000);
+      }
     });
 
     it('says how to turn decision logging on when it is off', async () => {
@@ -421,7 +462,7 @@ describe.skipIf(!haveChromium)('web console', () => {
     it('replays recent decisions against the playground modules and finds allow→deny', async () => {
       await decide({ user: 'alice' });
       await decide({ user: 'carol' });
-      const hash = stateHash({ modules: { 'authz/policy.rego': CANDIDATE } });
+      const hash = stateHash({ modules: { 'authz/policy.rego': CANDIDATE }, data: '{"owners": {}}' });
       await check('impact-modules', hash, async ({ page }) => {
         // the playground keeps its state for the impact page
         await page.locator('.source .cm-content').click();
@@ -431,6 +472,10 @@ describe.skipIf(!haveChromium)('web console', () => {
         await page.click('nav a[href="#/impact"]');
         await page.waitForSelector('main[data-page="impact"] button.run');
         expect(await page.locator('input[name=candidate][value=modules]').isChecked()).toBe(true);
+        // the replay uses the server's data, not the playground's Data panel: the page says so
+        const dataNote = await page.locator('.data-note').innerText();
+        expect(dataNote).toContain("the server's current data");
+        expect(dataNote).toContain("the playground's Data panel is not used");
         await page.click('button.run');
         await page.waitForSelector('table.by-path tbody tr[data-path="authz/allow"]');
         const row = page.locator('table.by-path tr[data-path="authz/allow"]');

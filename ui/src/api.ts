@@ -67,6 +67,13 @@ export interface ImpactReport {
   }[];
 }
 
+/** GET /ui/api/replay: the server's modules (bundle-relative names), base data and bundle revisions. */
+export interface ReplayResponse {
+  modules: Record<string, string>;
+  data: unknown;
+  bundles: Record<string, { revision?: string }>;
+}
+
 export interface StatusResponse {
   bundles?: Record<string, Record<string, unknown>>;
   plugins?: Record<string, { state: string; message?: string }>;
@@ -105,8 +112,8 @@ export const api = {
   impact: (candidate: ImpactCandidate, decisionsNdjson?: string) =>
     call<ImpactReport>('POST', '/ui/api/impact', { candidate, ...(decisionsNdjson !== undefined ? { decisions_ndjson: decisionsNdjson } : {}) }),
   status: () => call<StatusResponse>('GET', '/ui/api/status'),
-  /** The server's loaded policies (OPA's GET /v1/policies), for replaying a decision. */
-  policies: async () => (await call<{ result: { id: string; raw: string }[] }>('GET', '/v1/policies')).result,
+  /** What replaying a decision needs: the server's modules, data and bundle revisions. */
+  replay: () => call<ReplayResponse>('GET', '/ui/api/replay'),
 };
 
 /** An EventSource on the decision stream. */

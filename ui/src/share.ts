@@ -11,6 +11,8 @@ export interface PlaygroundState {
   coverage: boolean;
   /** A note shown above the editors (e.g. the decision being replayed). */
   note?: string;
+  /** A warning shown above the editors (e.g. the replay may not be faithful). */
+  warning?: string;
 }
 
 function toBase64Url(bytes: Uint8Array): string {

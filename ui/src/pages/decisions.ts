@@ -27,40 +27,44 @@ function revisions(ev: DecisionEvent): string {
   return Object.entries(ev.bundles ?? {}).map(([name, b]) => `${name}@${b.revision ?? '?'}`).join(', ');
 }
 
-/** The playground state replaying one decision: the server's modules, its input, its query. */
+/**
+ * The playground state replaying one decision as the server made it: its modules and base
+ * data, the decision's input and query. The server keeps only the active revision of each
+ * bundle: when the revision that decided is gone, the current one is used and the page
+ * says so.
+ */
 async function replayState(ev: DecisionEvent): Promise<PlaygroundState> {
-  let modules: Record<string, string> = {};
-  let note = '';
-  try {
-    for (const p of await api.policies()) modules[p.id] = p.raw;
-  } catch (e) {
-    note = ` (could not load the server's policies: ${(e as Error).message})`;
-  }
-  if (!Object.keys(modules).length) modules = { 'policy.rego': 'package main\n' };
-  // The modules are the server's current ones: say so when a bundle has moved on since.
-  try {
-    const now = (await api.status()).bundles ?? {};
-    const moved = Object.entries(ev.bundles ?? {}).flatMap(([name, b]) => {
-      const cur = now[name]?.['active_revision'];
-      return typeof cur === 'string' && b.revision !== undefined && cur !== b.revision ? [`${name} is now at revision ${cur}`] : [];
-    });
-    if (moved.length) note += ` — careful: ${moved.join(', ')}, so the result may differ`;
-  } catch {
-    // the status is only a hint
-  }
   const path = (ev.path ?? '').replace(/^\/+|\/+$/g, '');
   const query = ev.query ?? (path ? `data.${path.split('/').join('.')}` : 'data');
   const rev = revisions(ev);
-  return {
-    modules,
+  const state: PlaygroundState = {
+    modules: { 'policy.rego': 'package main\n' },
     input: ev.input === undefined ? '' : JSON.stringify(ev.input, null, 2),
     data: '',
     query,
     unknowns: '',
     explain: 'off',
     coverage: false,
-    note: `Replaying decision ${ev.decision_id} (${ev.timestamp}${rev ? `, bundle revision ${rev}` : ''}); it returned ${short(ev.result, 200)}. Modules are the server's current ones${note}.`,
+    note: `Replaying decision ${ev.decision_id} (${ev.timestamp}${rev ? `, bundle revision ${rev}` : ''}); it returned ${short(ev.result, 200)}. Modules and data are the server's.`,
   };
+  const warnings: string[] = [];
+  try {
+    const server = await api.replay();
+    if (Object.keys(server.modules).length) state.modules = server.modules;
+    state.data = JSON.stringify(server.data, null, 2);
+    for (const [name, b] of Object.entries(ev.bundles ?? {})) {
+      const now = server.bundles[name];
+      if (!now) warnings.push(`bundle ${name} (revision ${b.revision ?? '?'}) is no longer active`);
+      else if (b.revision !== undefined && now.revision !== b.revision) warnings.push(`bundle ${name} decided at revision ${b.revision} and is now at revision ${now.revision ?? '?'}`);
+    }
+    if (warnings.length) warnings.push('the server keeps no earlier revision, so these are its current modules and data: the result may differ');
+  } catch (e) {
+    warnings.push(`could not load the server's modules and data (${(e as Error).message}): the result may differ`);
+  }
+  const masked = [ev['erased'], ev['masked']].flatMap((x) => (Array.isArray(x) ? x : []));
+  if (masked.length) warnings.push(`the decision log masked ${masked.join(', ')}: the result may differ`);
+  if (warnings.length) state.warning = `Careful: ${warnings.join('; ')}.`;
+  return state;
 }
 
 export const decisionsPage: Page = async (root) => {

@@ -38,6 +38,8 @@ export const impactPage: Page = (root) => {
         h('label.choice', {}, radio('decisions', 'recent', true), ' Recent decisions recorded by this server'),
         h('label.choice', {}, radio('decisions', 'upload'), ' Upload a decision log (NDJSON) ', ndjsonFile),
       ),
+      // the replay reads the server's store, before and after: say so, a Data panel edited in the playground is not used
+      h('p.muted.data-note', {}, "Both the live policy and the candidate are evaluated against the server's current data", pg?.data.trim() ? " — the playground's Data panel is not used" : '', '.'),
       h('div.actions', {}, run),
     ),
     out,

@@ -46,6 +46,7 @@ export function layout(root: HTMLElement, state: PlaygroundState, loadError: str
     h('div.page.playground', {},
       loadError ? h('div.banner.error', {}, loadError) : null,
       state.note ? h('div.banner.note', {}, state.note) : null,
+      state.warning ? h('div.banner.warning', {}, state.warning) : null,
       h('div.toolbar', {}, l.query, l.unknowns, l.explain, h('label.check', {}, l.cover, 'coverage'), l.evalBtn, l.fmtBtn, l.shareBtn, l.shareOut),
       h('div.pg-grid', {},
         h('section.panel.modules', {}, h('div.panel-head', {}, l.tabs, l.fileName), h('div.source-wrap', {}, l.sourceHost, l.trace)),
