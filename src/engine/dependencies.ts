@@ -6,6 +6,7 @@
 
 import type { Body, Expr, Term } from '../lang/ast.js';
 import { parseQuery, type RegoVersion } from '../lang/index.js';
+import { forEachChildTerm } from '../lang/visit.js';
 import type { CompiledPolicy, CompiledRule, RuleNode } from '../compiler/index.js';
 
 /** A dependency: `input` or `data` followed by constant segments. */
@@ -47,32 +48,12 @@ const topLevel = (t: Term, f: (t: Term) => void): void => f(t);
 /** Calls f on t and every term inside it (ref segments, call operators, comprehension bodies). */
 function eachTerm(t: Term, f: (t: Term) => void): void {
   f(t);
-  switch (t.type) {
-    case 'ref':
-    case 'array':
-    case 'set':
-    case 'call':
-      t.value.forEach((x) => eachTerm(x, f));
-      return;
-    case 'object':
-      for (const [k, v] of t.value) {
-        eachTerm(k, f);
-        eachTerm(v, f);
-      }
-      return;
-    case 'arraycomprehension':
-    case 'setcomprehension':
-      eachTerm(t.value.term, f);
-      t.value.body.forEach((e) => eachTermInExpr(e, f));
-      return;
-    case 'objectcomprehension':
-      eachTerm(t.value.key, f);
-      eachTerm(t.value.value, f);
-      t.value.body.forEach((e) => eachTermInExpr(e, f));
-      return;
-    default:
-      return;
-  }
+  forEachChildTerm(
+    t,
+    (x) => eachTerm(x, f),
+    undefined,
+    (body) => body.forEach((e) => eachTermInExpr(e, f)),
+  );
 }
 
 /** Vars of a term; with skipRefHeads, not the var a ref starts with (OPA's SkipRefHead). */
