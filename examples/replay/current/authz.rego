@@ -1,0 +1,10 @@
+package authz
+
+default allow := false
+
+allow if input.user == "admin"
+
+allow if {
+	input.action == "read"
+	input.amount < 100
+}

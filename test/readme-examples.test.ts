@@ -1,0 +1,98 @@
+// Every README block marked runnable runs as written, from the repository's root.
+//
+// The marker is an HTML comment on the line right before the opening fence:
+//
+//     <!-- runnable -->
+//     ```sh
+//     regolith eval -d examples/sample ...
+//     ```
+//
+// Mark a block when it needs nothing beyond this checkout and loopback (no outside network,
+// no `npm start` left running elsewhere). Each marked block runs in bash with `set -e -o
+// pipefail`, with `regolith` on the PATH (a shim for the built CLI, as `npm link` gives
+// users), and must exit 0. A block that starts a server in the background (`... &`) stops it
+// itself (`kill $!`); whatever it leaves behind is stopped here: each block runs in its own
+// process group, which is killed once the block ends. A comment in the block that shows a
+// JSON answer (`# {"result":true}`, on its own line or after a command) must appear in the
+// block's output as written.
+
+import { spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, ensureBuilt } from './cli/helpers.js';
+
+const MARKER = '<!-- runnable -->';
+
+/** The runnable blocks: their text and the README line of their fence. */
+export function runnableBlocks(markdown: string): { line: number; text: string }[] {
+  const lines = markdown.split('\n');
+  const blocks: { line: number; text: string }[] = [];
+  for (let i = 0; i < lines.length - 1; i++) {
+    if (lines[i]!.trim() !== MARKER) continue;
+    if (!/^```(sh|bash|shell)\s*$/.test(lines[i + 1]!)) throw new Error(`README.md:${i + 1}: ${MARKER} must be right before a \`\`\`sh fence`);
+    const end = lines.findIndex((l, j) => j > i + 1 && l.startsWith('```'));
+    if (end < 0) throw new Error(`README.md:${i + 2}: unclosed fence`);
+    blocks.push({ line: i + 2, text: lines.slice(i + 2, end).join('\n') });
+  }
+  return blocks;
+}
+
+/** The JSON answers a block's comments show. */
+export function shownAnswers(text: string): string[] {
+  return [...text.matchAll(/(?:^|\s)# (\{".*\})\s*$/gm)].map((m) => m[1]!);
+}
+
+const blocks = runnableBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+let bin: string;
+
+beforeAll(() => {
+  ensureBuilt();
+  bin = mkdtempSync(join(tmpdir(), 'regolith-readme-'));
+  const shim = join(bin, 'regolith');
+  writeFileSync(shim, `#!/bin/sh\nexec "${process.execPath}" "${BIN}" "$@"\n`);
+  chmodSync(shim, 0o755);
+}, 300_000);
+
+afterAll(() => rmSync(bin, { recursive: true, force: true }));
+
+function runBlock(text: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', text], {
+      cwd: ROOT,
+      detached: true,
+      env: { ...process.env, PATH: `${bin}:${process.env.PATH}`, NO_COLOR: '1' },
+    });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => stopGroup(child.pid!), 150_000);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      stopGroup(child.pid!);
+      resolve({ code, output });
+    });
+  });
+}
+
+function stopGroup(pid: number): void {
+  try {
+    process.kill(-pid, 'SIGTERM');
+  } catch {
+    // the group is already gone
+  }
+}
+
+describe('README blocks marked runnable', () => {
+  it('there are such blocks (the marker was not lost)', () => {
+    expect(blocks.length).toBeGreaterThanOrEqual(5);
+  });
+  for (const b of blocks) {
+    it(`README.md:${b.line} runs: ${b.text.split('\n')[0]}`, async () => {
+      const r = await runBlock(b.text);
+      expect(r.code, r.output).toBe(0);
+      for (const answer of shownAnswers(b.text)) expect(r.output).toContain(answer);
+    }, 180_000);
+  }
+});
