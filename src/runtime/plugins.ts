@@ -22,6 +22,8 @@ export async function startPlugins(o: {
   config: Config;
   engine: RegolithEngine;
   logger: Logger;
+  /** Where decision logs and status go with `console: true`: the server's format, always at info (as OPA's console logger). */
+  consoleLogger?: Logger;
   regoVersion: RegoVersion;
   registry?: Registry;
 }): Promise<RunningPlugins> {
@@ -31,6 +33,7 @@ export async function startPlugins(o: {
     engine: o.engine,
     regoVersion: o.regoVersion,
     logger: o.logger,
+    console: o.consoleLogger,
     registry: o.registry,
     // opa.runtime() in a discovery policy: the boot configuration and the environment, as OPA gives them.
     runtime: () => ({ config: bootRaw, env: { ...process.env } }),

@@ -10,13 +10,15 @@ import { dirname, resolve } from 'node:path';
 import type { Logger } from 'pino';
 import { loadConfig, ConfigError, type Config } from '../plugins/config/index.js';
 import { registerIntegrations } from '../integrations/index.js';
-import { startServer, TLSConfigError, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
+import { startServer, type AccessOptions, type RunningServer, type TLSOptions } from '../server/index.js';
 import { RegolithEngine } from '../engine/store-engine.js';
 import { Store } from '../storage/index.js';
 import type { CustomBuiltin, Module, RegoVersion } from '../engine/index.js';
 import { BuiltinsLoadError, loadBuiltinModules } from './custom-builtins.js';
 import type { VerificationConfig } from '../bundle/index.js';
 import { ExitError } from './errors.js';
+import { listenFailure } from './listen-error.js';
+import { ShutdownSignal, shutdownWait } from './shutdown.js';
 import { loadPaths, type Loaded } from './load-paths.js';
 import { buildPolicySet, CommandErrors, prettyErrorText, toErrorDetails } from './policy-set.js';
 import { createRunLogger } from './logger.js';
@@ -41,6 +43,8 @@ export interface RunServerOptions {
   watch: boolean;
   ignore: string[];
   shutdownGraceMs: number;
+  /** --shutdown-wait-period: how long the server keeps serving after the signal before shutdown begins. */
+  shutdownWaitMs?: number;
   /** Keys the -b bundles must be signed with (--verification-key). */
   verification?: VerificationConfig;
   tls?: TLSOptions;
@@ -149,6 +153,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     const console = entry && /\.m?js$/.test(entry) ? { assetsDir: consoleAssets(), entry } : undefined;
     return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins });
   }
+  const signal = new ShutdownSignal();
   let loaded: LoadedPolicies;
   try {
     loaded = await load(o, builtins);
@@ -163,15 +168,17 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   let sandbox: PlaygroundSandbox | undefined;
   const servers: RunningServer[] = [];
   try {
-    plugins = await startPlugins({ config, engine, logger, regoVersion: o.regoVersion });
+    plugins = await startPlugins({ config, engine, logger, consoleLogger: createRunLogger('info', o.logFormat), regoVersion: o.regoVersion });
     if (workers > 0) {
       const { runPrimary } = await import('./workers/primary.js');
       const watchers = o.watch ? watchReload(o, builtins, store, () => owned, (next) => (owned = next), logger) : [];
       const feed = plugins.decisionFeed;
       const console = { assetsDir: consoleAssets(), decisions: feed, impact: impactHook({ engine, recent: feed ? (n) => feed.recent(n) : undefined }) };
-      const code = await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, o.shutdownGraceMs);
-      for (const w of watchers) w.close();
-      return code;
+      try {
+        return await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, { graceMs: o.shutdownGraceMs, waitMs: o.shutdownWaitMs ?? 0 }, signal);
+      } finally {
+        for (const w of watchers) w.close();
+      }
     }
     sandbox = consoleSandbox();
     const console = sandbox ? { assetsDir: consoleAssets(), decisions: plugins.decisionFeed, impact: impactHook({ engine, recent: plugins.decisionFeed ? (n) => plugins!.decisionFeed!.recent(n) : undefined }), evaluate: sandbox.evaluate } : undefined;
@@ -197,26 +204,20 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       );
     }
   } catch (e) {
+    // the primary stopped its workers and the plugins itself
+    if (workers > 0 && plugins) throw e;
     sandbox?.close();
     await Promise.all(servers.map((s) => s.close()));
     await plugins?.stop();
-    const err = e as NodeJS.ErrnoException;
-    if (e instanceof TLSConfigError) throw new ExitError(e.message);
-    if (err.code === 'EADDRINUSE' || err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND') {
-      const all = [...o.addrs, ...(o.diagnosticAddrs ?? [])];
-      throw new ExitError(`listen tcp ${all[servers.length]}: ${err.code === 'EADDRINUSE' ? 'bind: address already in use' : err.message}`);
-    }
-    throw e;
+    throw listenFailure(e, [...o.addrs, ...(o.diagnosticAddrs ?? [])][servers.length]) ?? e;
   }
 
   const watchers = o.watch ? watchReload(o, builtins, store, () => owned, (next) => (owned = next), logger) : [];
 
   return new Promise<number>((resolve) => {
-    let stopping = false;
-    const stop = (signal: string): void => {
-      if (stopping) return;
-      stopping = true;
+    const stop = async (signal: string): Promise<void> => {
       logger.info({ signal }, 'Received shutdown signal.');
+      await shutdownWait({ graceMs: o.shutdownGraceMs, waitMs: o.shutdownWaitMs ?? 0 }, logger);
       for (const w of watchers) w.close();
       sandbox?.close();
       Promise.all(servers.map((s) => s.close()))
@@ -229,7 +230,6 @@ export async function runServer(o: RunServerOptions): Promise<number> {
           },
         );
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    signal.onSignal((name) => void stop(name));
   });
 }

@@ -13,8 +13,8 @@ export interface RunProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function startRun(args: string[], opts: { cwd?: string; timeoutMs?: number } = {}): Promise<RunProcess> {
-  const child = spawn(process.execPath, [BIN, 'run', '--server', '--addr', '127.0.0.1:0', ...args], {
+export async function startRun(args: string[], opts: { cwd?: string; timeoutMs?: number; addr?: string } = {}): Promise<RunProcess> {
+  const child = spawn(process.execPath, [BIN, 'run', '--server', '--addr', opts.addr ?? '127.0.0.1:0', ...args], {
     cwd: opts.cwd ?? ROOT,
     env: { ...process.env, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -25,7 +25,7 @@ export async function startRun(args: string[], opts: { cwd?: string; timeoutMs?:
     const timer = setTimeout(() => reject(new Error(`regolith run did not start listening:\n${out}`)), opts.timeoutMs ?? 60_000);
     const onData = (c: Buffer): void => {
       out += c.toString();
-      const m = /"addrs":\["(http:\/\/[^"]+)"\]/.exec(out);
+      const m = /"?addrs"?[:=]\["(http:\/\/[^"]+)"\]/.exec(out);
       if (m) {
         clearTimeout(timer);
         resolve(m[1]!);

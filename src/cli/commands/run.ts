@@ -29,6 +29,7 @@ export const runCommand = command({
     opt('-w, --watch', 'watch command line files for changes'),
     ignore(),
     opt('--shutdown-grace-period <seconds>', 'set the time (in seconds) that the server will wait to gracefully shut down', '10'),
+    opt('--shutdown-wait-period <seconds>', 'set the time (in seconds) that the server will wait before initiating shutdown', '0'),
     opt('--workers <n>', 'serve the address from n worker processes (auto: one per core); bundles, plugins and writes stay in one primary process (server.workers in the configuration)'),
     v0Compatible(),
     v1Compatible(),
@@ -83,6 +84,8 @@ async function runAction(paths: string[], f: RunFlags): Promise<void> {
   if (!LOG_FORMATS.includes(f.logFormat)) throw new CLIError(`invalid argument "${f.logFormat}" for "--log-format" flag: must be one of {${LOG_FORMATS.join(', ')}}`);
   const grace = Number(f.shutdownGracePeriod);
   if (!Number.isFinite(grace) || grace < 0) throw new CLIError(`invalid argument "${f.shutdownGracePeriod}" for "--shutdown-grace-period" flag`);
+  const wait = Number(f.shutdownWaitPeriod);
+  if (!Number.isFinite(wait) || wait < 0) throw new CLIError(`invalid argument "${f.shutdownWaitPeriod}" for "--shutdown-wait-period" flag`);
   // As OPA: --watch also reloads -b bundle directories.
   if (!['off', 'token', 'tls'].includes(f.authentication)) throw new CLIError(`invalid argument "${f.authentication}" for "--authentication" flag: must be one of {off, token, tls}`);
   if (!['off', 'basic'].includes(f.authorization)) throw new CLIError(`invalid argument "${f.authorization}" for "--authorization" flag: must be one of {off, basic}`);
@@ -121,6 +124,7 @@ async function runAction(paths: string[], f: RunFlags): Promise<void> {
     watch: !!f.watch,
     ignore: f.ignore,
     shutdownGraceMs: grace * 1000,
+    shutdownWaitMs: wait * 1000,
     verification,
     tls,
     diagnosticAddrs: f.diagnosticAddr,

@@ -1,24 +1,27 @@
 // The primary of `regolith run --server --workers N`: it holds the one store (policies and
 // data from the paths, bundles, adapters, the Data and Policy APIs) and runs the plugins;
-// it serves no HTTP itself. Workers copy its state: a new one gets the whole state, then
-// every commit as a delta in the same order. A delta is switched to by all workers together:
-// each first holds new requests (freeze), then applies and releases — so no worker answers
-// from an older state once another answers from the newer. Writes, /v1/status, /metrics and
-// events are forwarded here and answered by one app over the store; a write is answered only
-// once every worker has it. A worker that dies is replaced; the others serve meanwhile.
+// it serves no HTTP itself. Workers copy its state (replicator.ts) and forward it what they
+// do not answer themselves (owner.ts); a write is answered only once every worker has it.
+// A worker that fails to start ends the whole process with its error; one that dies after
+// serving is replaced after a backoff, within bounds (restarts.ts); the others serve
+// meanwhile. On a signal: the wait period, then the workers drain and exit, then the
+// plugins flush (decision logs) and stop.
 
-import cluster, { type Worker } from 'node:cluster';
+import cluster from 'node:cluster';
 import type { Logger } from 'pino';
-import { AggregatorRegistry, type Registry } from 'prom-client';
-import { createApp } from '../../server/index.js';
-import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
-import { consoleRoutes, type ConsoleOptions } from '../../console/index.js';
+import type { Registry } from 'prom-client';
+import type { ConsoleOptions } from '../../console/index.js';
 import type { RegolithEngine } from '../../engine/store-engine.js';
 import type { Store } from '../../storage/index.js';
 import type { Config } from '../../plugins/config/index.js';
 import type { RunningPlugins } from '../plugins.js';
-import { decodeEvent, type ToPrimary, type ToWorker } from './protocol.js';
-import { deltaOf, fullStateOf, type Delta } from './replication.js';
+import { ExitError } from '../errors.js';
+import { shutdownWait, type ShutdownPeriods, type ShutdownSignal } from '../shutdown.js';
+import { decodeEvent, type ToPrimary } from './protocol.js';
+import { Member } from './member.js';
+import { Replicator } from './replicator.js';
+import { ownerAnswers, statesPusher } from './owner.js';
+import { RestartPolicy } from './restarts.js';
 
 export interface PrimaryRuntime {
   config: Config;
@@ -31,150 +34,11 @@ export interface PrimaryRuntime {
   console?: ConsoleOptions;
 }
 
-/** How long a worker may take to take a state or a change (compiling a large policy set included). */
-const REPLY_MS = 60_000;
+/** How long past the grace period a worker may take to exit before it is killed. */
+const EXIT_SLACK_MS = 2_000;
 
-/** One worker as the primary sees it: replies awaited by kind and sequence number. */
-class Member {
-  joined = false;
-  /** Its console streams decisions: logged events go to it. */
-  wantsFeed = false;
-  /** Resolves when the worker listens for messages (sent earlier, they would be lost). */
-  readonly hello: Promise<void>;
-  greeted!: () => void;
-  private readonly waiting = new Map<string, () => void>();
-  private readonly metricReplies = new Map<number, (json: unknown) => void>();
-
-  constructor(readonly worker: Worker) {
-    this.hello = new Promise((r) => (this.greeted = r));
-    worker.once('exit', () => {
-      this.greeted();
-      for (const done of this.waiting.values()) done();
-      this.waiting.clear();
-      for (const done of this.metricReplies.values()) done([]);
-    });
-  }
-
-  get alive(): boolean {
-    return !this.worker.isDead() && this.worker.isConnected();
-  }
-
-  send(m: ToWorker): void {
-    if (this.alive) this.worker.send(m);
-  }
-
-  /**
-   * Sends and waits for the reply of `kind` with the same seq; a worker that dies counts as
-   * done, and one that does not answer within REPLY_MS is killed (and replaced): a wedged
-   * worker must not hold every other one, and every write, forever.
-   */
-  request(m: ToWorker & { seq: number }, kind: string): Promise<void> {
-    if (!this.alive) return Promise.resolve();
-    return new Promise((resolve) => {
-      const timer = setTimeout(() => {
-        this.worker.process.kill('SIGKILL');
-        done();
-      }, REPLY_MS);
-      const done = (): void => {
-        clearTimeout(timer);
-        resolve();
-      };
-      this.waiting.set(`${kind}:${m.seq}`, done);
-      this.send(m);
-    });
-  }
-
-  replied(kind: string, seq: number): void {
-    const done = this.waiting.get(`${kind}:${seq}`);
-    this.waiting.delete(`${kind}:${seq}`);
-    done?.();
-  }
-
-  metrics(id: number): Promise<unknown> {
-    if (!this.alive) return Promise.resolve([]);
-    return new Promise((resolve) => {
-      this.metricReplies.set(id, resolve);
-      this.send({ t: 'metrics-req', id });
-    });
-  }
-
-  metricsReplied(id: number, json: unknown): void {
-    this.metricReplies.get(id)?.(json);
-    this.metricReplies.delete(id);
-  }
-}
-
-/** Commits of the primary's store, replayed on every joined worker in order. */
-class Replicator {
-  private readonly queue: (Delta | Member)[] = [];
-  private running = false;
-  private seq = 0;
-  private applied: number;
-  private waiters: { revision: number; resolve: () => void }[] = [];
-
-  constructor(
-    private readonly store: Store,
-    private readonly members: () => Member[],
-    private readonly log: Logger,
-  ) {
-    this.applied = store.snapshot().revision;
-    store.onCommit((event, snap) => {
-      this.queue.push(deltaOf(event, snap));
-      void this.pump();
-    });
-  }
-
-  join(m: Member): void {
-    this.queue.push(m);
-    void this.pump();
-  }
-
-  /** Resolves once every joined worker has the store at `revision`. */
-  caughtUp(revision: number): Promise<void> {
-    if (this.applied >= revision) return Promise.resolve();
-    return new Promise((resolve) => this.waiters.push({ revision, resolve }));
-  }
-
-  private async pump(): Promise<void> {
-    if (this.running) return;
-    this.running = true;
-    try {
-      while (this.queue.length) {
-        const item = this.queue.shift()!;
-        if (item instanceof Member) {
-          await item.hello;
-          const seq = ++this.seq;
-          await item.request({ t: 'state', seq, state: fullStateOf(this.store.snapshot()) }, 'ready');
-          item.joined = item.alive;
-          continue;
-        }
-        await this.replicate(item);
-      }
-    } catch (e) {
-      this.log.error({ err: (e as Error).message }, 'Replication to the workers failed.');
-    } finally {
-      this.running = false;
-    }
-  }
-
-  private async replicate(delta: Delta): Promise<void> {
-    const seq = ++this.seq;
-    const members = this.members().filter((m) => m.joined && m.alive);
-    // every worker holds new requests before any switches: none answers from the old
-    // state after another answered from the new one
-    await Promise.all(members.map((m) => m.request({ t: 'freeze', seq }, 'frozen')));
-    await Promise.all(members.map((m) => m.request({ t: 'apply', seq, delta }, 'applied')));
-    this.applied = delta.revision;
-    const ready = this.waiters.filter((w) => w.revision <= this.applied);
-    this.waiters = this.waiters.filter((w) => w.revision > this.applied);
-    for (const w of ready) w.resolve();
-  }
-}
-
-const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
-
-/** Starts `n` workers and supervises them until a signal; resolves with the exit code. */
-export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs: number): Promise<number> {
+/** Starts `n` workers and supervises them until a signal; resolves with the exit code, rejects with the error that ended them. */
+export async function runPrimary(rt: PrimaryRuntime, n: number, periods: ShutdownPeriods, signals: ShutdownSignal): Promise<number> {
   const { logger, store } = rt;
   // workers accept connections themselves (SCHED_NONE): with the default round-robin the
   // primary accepts and hands each connection over, and one handed to a worker that dies
@@ -182,131 +46,120 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, shutdownGraceMs:
   cluster.schedulingPolicy = cluster.SCHED_NONE;
   cluster.setupPrimary({ serialization: 'advanced' });
   const members = new Map<number, Member>();
-  const replicator = new Replicator(store, () => [...members.values()], logger);
-  // the owner's app: the routes of every worker, over the one store (the workers checked access)
-  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, families: rt.console ? [consoleRoutes(rt.console)] : undefined });
+  const all = (): Member[] => [...members.values()];
+  const replicator = new Replicator(store, all, logger);
+  const answer = ownerAnswers(rt, all, replicator);
+  const pushStates = statesPusher(rt, all);
+  const statesTimer = setInterval(() => pushStates(), 200);
   // logged (masked) decisions to the workers whose console streams them, and only those:
   // nothing crosses per decision while nobody watches
   const unfeed = rt.plugins.decisionFeed?.subscribe((json) => {
     for (const m of members.values()) if (m.wantsFeed) m.send({ t: 'decision-event', json });
   });
-  let metricIds = 0;
-
-  const answer = async (req: ForwardedRequest): Promise<ForwardedResponse> => {
-    const path = req.url.split('?')[0]!;
-    if (path === '/metrics') {
-      const id = ++metricIds;
-      const parts = await Promise.all([...members.values()].filter((m) => m.joined).map((m) => m.metrics(id)));
-      const all = AggregatorRegistry.aggregate([...(parts as Parameters<typeof AggregatorRegistry.aggregate>[0]), await rt.registry.getMetricsAsJSON()]);
-      return { status: 200, headers: { 'content-type': all.contentType }, body: Buffer.from(await all.metrics()) };
-    }
-    const headers = new Headers();
-    for (const [k, v] of Object.entries(req.headers)) if (v !== undefined && !HOP.has(k)) headers.set(k, Array.isArray(v) ? v.join(', ') : v);
-    const res = await owner.app.fetch(new Request(`http://primary${req.url}`, { method: req.method, headers, body: req.method === 'GET' || req.method === 'HEAD' ? undefined : req.body }), {});
-    const body = Buffer.from(await res.arrayBuffer());
-    // a write is answered once every worker has it
-    if (req.method !== 'GET' && req.method !== 'POST') await replicator.caughtUp(store.snapshot().revision);
-    return { status: res.status, headers: Object.fromEntries(res.headers), body };
-  };
-
-  let lastStates = '';
-  const pushStates = (to?: Member): void => {
-    const states = rt.plugins.serverOptions.pluginStatus?.() ?? {};
-    const text = JSON.stringify(states);
-    if (!to) {
-      if (text === lastStates) return;
-      lastStates = text;
-    }
-    for (const m of to ? [to] : members.values()) m.send({ t: 'plugins', states });
-  };
-  const statesTimer = setInterval(() => pushStates(), 200);
+  const restarts = new RestartPolicy();
 
   let stopping = false;
-  let failedAtStart: string | undefined;
+  let fatal: ExitError | undefined;
+  let stop!: (reason: string) => void;
+
+  const onMessage = (m: Member, msg: ToPrimary): void => {
+    switch (msg.t) {
+      case 'hello':
+        m.greeted();
+        break;
+      case 'ready':
+        pushStates(m);
+        m.replied('ready', msg.seq);
+        break;
+      case 'serving':
+        m.serving = true;
+        break;
+      case 'failed':
+        // one message for the whole process, not one per worker
+        fatal ??= new ExitError(msg.message);
+        stop('a worker could not start');
+        break;
+      case 'frozen':
+        m.replied('frozen', msg.seq);
+        break;
+      case 'applied':
+        if (msg.error) logger.error({ worker: m.worker.id, err: msg.error }, 'A worker could not apply a change; it is replaced.');
+        m.replied('applied', msg.seq);
+        if (msg.error) m.worker.kill('SIGKILL');
+        break;
+      case 'forward':
+        answer(msg.req).then(
+          (res) => m.send({ t: 'answer', id: msg.id, res }),
+          (e: Error) => m.send({ t: 'answer', id: msg.id, error: e.message }),
+        );
+        break;
+      case 'feed':
+        m.wantsFeed = msg.on;
+        break;
+      case 'decision':
+        void rt.plugins.serverOptions.decisionLogger?.(decodeEvent(msg.event));
+        break;
+      case 'metrics':
+        m.metricsReplied(msg.id, msg.json);
+        break;
+    }
+  };
+
+  const onExit = (m: Member, code: number | null, signal: string | null): void => {
+    members.delete(m.worker.id);
+    if (stopping) return;
+    const how = signal ?? `exit code ${code}`;
+    if (!m.serving) {
+      fatal ??= new ExitError(`a worker process exited with ${how} before serving`);
+      return stop('a worker could not start');
+    }
+    const verdict = restarts.exited(how);
+    if ('giveUp' in verdict) {
+      fatal ??= new ExitError(verdict.giveUp);
+      return stop('workers keep exiting');
+    }
+    logger.warn({ worker: m.worker.id, pid: m.worker.process.pid, code, signal, restart_in_ms: verdict.restartInMs }, 'A worker exited; starting another.');
+    setTimeout(() => stopping || replicator.join(fork()), verdict.restartInMs);
+  };
+
   const fork = (): Member => {
     const m = new Member(cluster.fork({ REGOLITH_WORKER: '1' }));
     members.set(m.worker.id, m);
-    m.worker.on('message', (msg: ToPrimary) => {
-      switch (msg.t) {
-        case 'hello':
-          m.greeted();
-          break;
-        case 'ready':
-          pushStates(m);
-          m.replied('ready', msg.seq);
-          break;
-        case 'frozen':
-          m.replied('frozen', msg.seq);
-          break;
-        case 'applied':
-          if (msg.error) logger.error({ worker: m.worker.id, err: msg.error }, 'A worker could not apply a change; it is replaced.');
-          m.replied('applied', msg.seq);
-          if (msg.error) m.worker.kill('SIGKILL');
-          break;
-        case 'forward':
-          answer(msg.req).then(
-            (res) => m.send({ t: 'answer', id: msg.id, res }),
-            (e: Error) => m.send({ t: 'answer', id: msg.id, error: e.message }),
-          );
-          break;
-        case 'feed':
-          m.wantsFeed = msg.on;
-          break;
-        case 'decision':
-          void rt.plugins.serverOptions.decisionLogger?.(decodeEvent(msg.event));
-          break;
-        case 'metrics':
-          m.metricsReplied(msg.id, msg.json);
-          break;
-      }
-    });
-    m.worker.once('exit', (code, signal) => {
-      members.delete(m.worker.id);
-      if (stopping) return;
-      if (!m.joined && code !== 0) {
-        failedAtStart ??= `a worker exited with ${signal ?? code} before serving`;
-        return;
-      }
-      logger.warn({ worker: m.worker.id, pid: m.worker.process.pid, code, signal }, 'A worker exited; starting another.');
-      replicator.join(fork());
-    });
+    m.worker.on('message', (msg: ToPrimary) => onMessage(m, msg));
+    m.worker.once('exit', (code, signal) => onExit(m, code, signal));
     return m;
   };
-  for (let i = 0; i < n; i++) replicator.join(fork());
-  logger.info({ workers: n }, 'Started worker processes.');
 
-  return new Promise<number>((resolve) => {
-    const stop = (signal: string): void => {
+  return new Promise<number>((resolve, reject) => {
+    stop = (reason) => {
       if (stopping) return;
       stopping = true;
-      logger.info({ signal }, 'Received shutdown signal; stopping the workers.');
+      logger.info({ reason }, 'Stopping the workers.');
       clearInterval(statesTimer);
       unfeed?.();
-      const exits = [...members.values()].map((m) => new Promise((r) => (m.worker.isDead() ? r(undefined) : m.worker.once('exit', r))));
-      for (const m of members.values()) m.worker.kill('SIGTERM');
+      const exits = all().map((m) => m.exited());
+      // each worker stops accepting, finishes its requests in flight (forwarded ones
+      // answered here meanwhile) and hands over its last decisions before it exits
+      for (const m of all()) m.worker.process.kill('SIGTERM');
       const deadline = setTimeout(() => {
-        for (const m of members.values()) m.worker.kill('SIGKILL');
-      }, shutdownGraceMs + 2000);
+        for (const m of all()) m.worker.process.kill('SIGKILL');
+      }, periods.graceMs + EXIT_SLACK_MS);
       Promise.all(exits)
         .then(() => clearTimeout(deadline))
         .then(() => rt.plugins.stop())
         .then(
-          () => resolve(failedAtStart ? 1 : 0),
+          () => (fatal ? reject(fatal) : resolve(0)),
           (e: unknown) => {
             logger.error({ err: e }, 'Shutdown failed.');
             resolve(1);
           },
         );
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
-    const watch = setInterval(() => {
-      if (failedAtStart && !stopping) {
-        logger.error({ err: failedAtStart }, 'Workers could not start.');
-        clearInterval(watch);
-        stop('worker failure');
-      }
-      if (stopping) clearInterval(watch);
-    }, 100);
+    signals.onSignal((signal) => {
+      logger.info({ signal }, 'Received shutdown signal.');
+      void shutdownWait(periods, logger).then(() => stop(signal));
+    });
+    for (let i = 0; i < n; i++) replicator.join(fork());
+    logger.info({ workers: n }, 'Started worker processes.');
   });
 }

@@ -21,6 +21,12 @@ export type ToWorker =
 export type ToPrimary =
   | { t: 'hello' }
   | { t: 'ready'; seq: number }
+  /** Its listeners are up: from now on, an exit is a crash to restart after. */
+  | { t: 'serving' }
+  /** Its listeners could not start (the message as the CLI shows it): the whole process stops. */
+  | { t: 'failed'; message: string }
+  /** Its listeners are closed and every decision before this message was sent: it exits. */
+  | { t: 'stopped' }
   | { t: 'frozen'; seq: number }
   | { t: 'applied'; seq: number; error?: string }
   | { t: 'forward'; id: number; req: ForwardedRequest }

@@ -1,0 +1,85 @@
+// One worker as the primary sees it: a cluster worker, its replies awaited by kind and
+// sequence number, and whether it has joined (taken the state) and serves (listens).
+
+import type { Worker } from 'node:cluster';
+import type { ToWorker } from './protocol.js';
+
+/** How long a worker may take to take a state or a change (compiling a large policy set included). */
+const REPLY_MS = 60_000;
+
+export class Member {
+  /** It holds the state and takes every change. */
+  joined = false;
+  /** Its listeners are up. */
+  serving = false;
+  /** Its console streams decisions: logged events go to it. */
+  wantsFeed = false;
+  /** Resolves when the worker listens for messages (sent earlier, they would be lost). */
+  readonly hello: Promise<void>;
+  greeted!: () => void;
+  private readonly waiting = new Map<string, () => void>();
+  private readonly metricReplies = new Map<number, (json: unknown) => void>();
+
+  constructor(readonly worker: Worker) {
+    this.hello = new Promise((r) => (this.greeted = r));
+    worker.once('exit', () => {
+      this.greeted();
+      for (const done of this.waiting.values()) done();
+      this.waiting.clear();
+      for (const done of this.metricReplies.values()) done([]);
+    });
+  }
+
+  get alive(): boolean {
+    return !this.worker.isDead() && this.worker.isConnected();
+  }
+
+  send(m: ToWorker): void {
+    if (this.alive) this.worker.send(m);
+  }
+
+  /**
+   * Sends and waits for the reply of `kind` with the same seq; a worker that dies counts as
+   * done, and one that does not answer within REPLY_MS is killed (and replaced): a wedged
+   * worker must not hold every other one, and every write, forever.
+   */
+  request(m: ToWorker & { seq: number }, kind: string): Promise<void> {
+    if (!this.alive) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.worker.process.kill('SIGKILL');
+        done();
+      }, REPLY_MS);
+      const done = (): void => {
+        clearTimeout(timer);
+        resolve();
+      };
+      this.waiting.set(`${kind}:${m.seq}`, done);
+      this.send(m);
+    });
+  }
+
+  replied(kind: string, seq: number): void {
+    const done = this.waiting.get(`${kind}:${seq}`);
+    this.waiting.delete(`${kind}:${seq}`);
+    done?.();
+  }
+
+  metrics(id: number): Promise<unknown> {
+    if (!this.alive) return Promise.resolve([]);
+    return new Promise((resolve) => {
+      this.metricReplies.set(id, resolve);
+      this.send({ t: 'metrics-req', id });
+    });
+  }
+
+  metricsReplied(id: number, json: unknown): void {
+    this.metricReplies.get(id)?.(json);
+    this.metricReplies.delete(id);
+  }
+
+  /** Resolves when the process has exited. */
+  exited(): Promise<void> {
+    return new Promise((r) => (this.worker.isDead() ? r() : this.worker.once('exit', () => r())));
+  }
+}
