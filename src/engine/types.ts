@@ -172,4 +172,6 @@ export interface DecisionEvent {
   /** OPA's nd_builtin_cache: the non-deterministic built-in answers the decision used. */
   nd_builtin_cache?: Value;
   req_id?: number;
+  /** Revisions of data the decision read besides the bundles' (an adapter's document: "adapter/<name>"), logged under `bundles`. */
+  revisions?: Record<string, string>;
 }

@@ -24,8 +24,10 @@ export interface AdapterConfig {
   token?: string;
   token_path?: string;
   token_header: string;
-  /** Event adapters: data adapters read again at once after an event. */
+  /** Event adapters: data adapters that read what an event concerns before it is decided, and read again after. */
   refresh: string[];
+  /** Event adapters: how long the reads before a decision may take (the event is decided on the data as it is after). */
+  decide_within_seconds: number;
   /** Data adapters with watch support: where the API is to send change notifications. */
   push?: PushConfig;
   /** The type's own settings, as its settings() returned them. */
@@ -95,6 +97,7 @@ export function adapters(v: unknown, svcs: Record<string, ServiceConfig>, types:
       token_path: s.str('token_path'),
       token_header: s.str('token_header') ?? 'authorization',
       refresh: s.strList('refresh') ?? [],
+      decide_within_seconds: t.kind === 'event' ? (s.int('decide_within_seconds') ?? 5) : 0,
       push: pushConfig(s, name, t),
       settings: undefined,
     };

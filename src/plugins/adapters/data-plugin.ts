@@ -16,7 +16,7 @@ import type { ServiceClient } from '../services/client.js';
 import { jitteredDelayMs, sleep, type Timing } from '../timing.js';
 import { SILENT_LOGGER, type Plugin, type PluginLogger, type PluginStatus } from '../plugin.js';
 import type { AdapterConfig } from './config.js';
-import { AdapterHttp, AdapterHttpError } from './http.js';
+import { AdapterDeferred, AdapterHttp, AdapterHttpError } from './http.js';
 import type { AdapterPersistence } from './persist.js';
 import { carriesSecret, expectedSecret } from './secret.js';
 import type { DataSource, JSONValue, PushChannel, WatchContext } from './types.js';
@@ -56,12 +56,15 @@ export class DataAdapterPlugin implements Plugin {
   private readonly log: PluginLogger;
   private readonly abort = new AbortController();
   private loop?: Promise<void>;
-  private wake?: () => void;
+  /** Ends the polling loop's wait: `read` false when a refresh has just read (the wait restarts). */
+  private wake?: (read: boolean) => void;
   private previous?: JSONValue;
   private activatedOnce = false;
-  /** Set by refresh(): read again as soon as the current read ends. */
-  private refreshWanted = false;
   private reading?: Promise<void>;
+  /** A Retry-After deferred the last read: the next poll waits at least until then (epoch ms). */
+  private deferredUntil = 0;
+  /** The one read that follows the read under way, shared by every trigger arriving meanwhile. */
+  private followUp?: Promise<void>;
   readonly http: AdapterHttp;
   /** Open push channels. */
   private channels: PushChannel[] = [];
@@ -84,7 +87,7 @@ export class DataAdapterPlugin implements Plugin {
 
   async stop(): Promise<void> {
     this.abort.abort();
-    this.wake?.();
+    this.wake?.(false);
     await this.loop;
     // a read started by a notification may still be opening channels: let it record them
     await this.reading?.catch(() => undefined);
@@ -168,30 +171,64 @@ export class DataAdapterPlugin implements Plugin {
     return copyStatus(this.status_);
   }
 
-  /** Reads now (a push notification, or a manual trigger); resolves when that read is done. */
-  async refresh(): Promise<void> {
-    if (this.reading) {
-      // a read is under way: it may have started before the change; read once more after it
-      this.refreshWanted = true;
-      await this.reading;
-      if (!this.refreshWanted) return;
-    }
-    this.refreshWanted = false;
+  /**
+   * Reads now (a push notification, an event, a manual trigger); resolves when that read is
+   * done. One read per trigger, and concurrent triggers share it: with a read under way
+   * (it may have started before the change) one more read follows it, for all of them.
+   * The polling wait restarts after it instead of reading again.
+   */
+  refresh(): Promise<void> {
+    if (!this.reading) return this.readAndRestartWait();
+    this.followUp ??= this.reading.then(() => {
+      this.followUp = undefined;
+      return this.readAndRestartWait();
+    });
+    return this.followUp;
+  }
+
+  private async readAndRestartWait(): Promise<void> {
     await this.readOnce();
-    this.wake?.();
+    this.wake?.(false);
+  }
+
+  /**
+   * Makes the document hold what one event concerns before the event is decided (the
+   * source's forEvent), within `deadlineMs`. Returns the revision active afterwards (the
+   * data the decision sees); on failure or past the deadline the event is decided on the
+   * data as it is (said in the log).
+   */
+  async prepareFor(event: JSONValue, deadlineMs: number): Promise<string | undefined> {
+    const forEvent = this.o.source.forEvent;
+    if (!forEvent || this.abort.signal.aborted) return this.status_.active_revision;
+    const signal = AbortSignal.any([this.abort.signal, AbortSignal.timeout(deadlineMs)]);
+    try {
+      // no document yet: the whole read is what the event needs
+      if (this.previous === undefined) await Promise.race([this.refresh(), sleep(deadlineMs, signal)]);
+      else {
+        const http = new AdapterHttp(this.o.client, this.o.timing, this.o.config.retry, signal, this.http);
+        const doc = await forEvent({ http, signal, log: this.log, previous: this.previous }, event);
+        if (doc !== undefined && !signal.aborted) await this.accept(doc);
+      }
+    } catch (err) {
+      this.log.warn({ adapter: this.o.config.name, err: (err as Error).message }, 'The data for an event could not be read in time; it is decided on the data as it is.');
+    }
+    return this.status_.active_revision;
   }
 
   private async run(): Promise<void> {
     const manual = this.o.config.trigger === 'manual';
+    let read = true;
     while (!this.abort.signal.aborted) {
-      if (!manual) await this.readOnce();
+      if (!manual && read) await this.readOnce();
       if (this.abort.signal.aborted) return;
       const p = this.o.config.polling;
-      const wait = manual ? 2 ** 31 - 1 : jitteredDelayMs(this.o.timing, p.min_delay_seconds, p.max_delay_seconds);
-      await new Promise<void>((resolve) => {
+      const wait = manual ? 2 ** 31 - 1 : Math.max(jitteredDelayMs(this.o.timing, p.min_delay_seconds, p.max_delay_seconds), this.deferredUntil - Date.now());
+      const stopWait = new AbortController();
+      read = await new Promise<boolean>((resolve) => {
         this.wake = resolve;
-        void sleep(wait, this.abort.signal).then(() => resolve());
+        void sleep(wait, AbortSignal.any([this.abort.signal, stopWait.signal])).then(() => resolve(true));
       });
+      stopWait.abort();
       this.wake = undefined;
     }
   }
@@ -209,6 +246,14 @@ export class DataAdapterPlugin implements Plugin {
       doc = await this.o.source.read({ http: this.http, signal: this.abort.signal, log: this.log, previous: this.previous });
     } catch (err) {
       if (this.abort.signal.aborted) return;
+      if (err instanceof AdapterDeferred) {
+        // throttled for longer than a retry waits: not a failure; the next poll comes after it
+        this.deferredUntil = err.until;
+        this.status_.metrics = { timer_bundle_request_ns: Number(process.hrtime.bigint() - t0) };
+        this.log.info({ adapter: this.o.config.name, until: new Date(err.until).toISOString(), err: err.message }, 'Adapter read deferred by the API\'s Retry-After; the last good data stays active.');
+        this.changed();
+        return;
+      }
       const e = err as Error;
       setError(this.status_, `adapter ${this.o.config.name}: ${e.message}`, undefined, e instanceof AdapterHttpError ? e.httpCode : undefined);
       this.status_.code = 'adapter_error';
@@ -219,12 +264,17 @@ export class DataAdapterPlugin implements Plugin {
     }
     this.status_.metrics = { timer_bundle_request_ns: Number(process.hrtime.bigint() - t0) };
     this.status_.last_successful_request = this.status_.last_successful_download = now();
+    await this.accept(doc);
+    await this.ensureWatch();
+  }
+
+  /** A document read: activated unless it is the active one. */
+  private async accept(doc: JSONValue): Promise<void> {
     const revision = revisionOf(doc);
     if (this.activatedOnce && revision === this.status_.active_revision) {
       clearError(this.status_);
       this.previous = doc;
       this.changed();
-      await this.ensureWatch();
       return;
     }
     try {
@@ -236,7 +286,6 @@ export class DataAdapterPlugin implements Plugin {
       this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data activation failed.');
     }
     this.changed();
-    await this.ensureWatch();
   }
 
   private async activate(doc: JSONValue, revision: string): Promise<void> {

@@ -1,8 +1,10 @@
 // An event adapter as the server calls it: the sender is authenticated with the adapter's
-// shared secret, the event becomes the input of the configured rule, the decision is
-// answered and shipped to the decision logs under its own decision_id, and the data
-// adapters named in `refresh` read their API again (after the answer: a sender is never
-// kept waiting on another API).
+// shared secret, the event becomes the input of the configured rule, the data adapters
+// named in `refresh` first read what this event concerns (within decide_within_seconds:
+// the pipeline's job and its tests, so a job is decided on data that includes it), the
+// decision is answered and shipped to the decision logs under its own decision_id with
+// the data revisions that decided it, and those adapters then read their API again (after
+// the answer: a sender is never kept waiting on a whole read).
 
 import { randomUUID } from 'node:crypto';
 import type { DecisionEvent } from '../../engine/index.js';
@@ -10,6 +12,7 @@ import type { Value } from '../../value/index.js';
 import type { PolicyEvaluator } from '../logs/mask.js';
 import type { PluginLogger } from '../plugin.js';
 import type { AdapterConfig } from './config.js';
+import { adapterBundleName } from './data-plugin.js';
 import { carriesSecret } from './secret.js';
 import { EventError, type EventMapping, type IncomingEvent, type JSONValue } from './types.js';
 
@@ -24,6 +27,10 @@ export interface EventRunnerOptions {
   engine: PolicyEvaluator;
   logDecision?: (e: DecisionEvent) => Promise<void>;
   refresh: (adapter: string) => Promise<void>;
+  /** Makes the data adapter's document hold what the event concerns; returns its revision then. */
+  prepare: (adapter: string, input: JSONValue, deadlineMs: number) => Promise<string | undefined>;
+  /** Milliseconds per configured second. */
+  msPerSecond: number;
   logger: PluginLogger;
 }
 
@@ -47,15 +54,23 @@ export class EventAdapterRunner {
     }
     const rule = this.o.config.rule!;
     const decision_id = randomUUID();
+    const deadline = this.o.config.decide_within_seconds * this.o.msPerSecond;
+    const revisions: Record<string, string> = {};
+    await Promise.all(
+      this.o.config.refresh.map(async (a) => {
+        const r = await this.o.prepare(a, input, deadline);
+        if (r !== undefined) revisions[adapterBundleName(a)] = r;
+      }),
+    );
     let result: Value | undefined;
     try {
       result = (await this.o.engine.evaluate(rule.split('/'), { input: input as Value })).result;
     } catch (e) {
       const message = (e as Error).message;
-      await this.log({ decision_id, path: rule, input: input as Value, error: { code: 'internal_error', message } });
+      await this.log({ decision_id, path: rule, input: input as Value, error: { code: 'internal_error', message }, revisions });
       return { status: 500, body: { code: 'internal_error', message, decision_id } };
     }
-    await this.log({ decision_id, path: rule, input: input as Value, result });
+    await this.log({ decision_id, path: rule, input: input as Value, result, revisions });
     for (const a of this.o.config.refresh) {
       this.o.refresh(a).catch((e: Error) => this.o.logger.warn({ adapter: a, err: e.message }, 'Refresh after an event failed.'));
     }

@@ -1,12 +1,13 @@
 // The HTTP every adapter shares, written once: JSON requests through the configured
 // service (its URL, headers and credentials), retries with exponential backoff and jitter
-// on throttling (429, honouring Retry-After), server errors and timeouts; responses kept
+// on throttling (429, honouring Retry-After per service and resource: waited for up to
+// retry.max_delay_seconds, the read deferred beyond), server errors and timeouts; responses kept
 // while their Cache-Control allows and revalidated with their ETag; a size limit on
 // bodies; and errors that say which request failed and how.
 
 import type { ServiceConfig } from '../config/types.js';
 import { ServiceClient, ServiceRequestError } from '../services/client.js';
-import { backoffMs, REAL_TIMING, sleep, type Timing } from '../timing.js';
+import { REAL_TIMING, sleep, type Timing } from '../timing.js';
 import type { JSONValue } from './types.js';
 
 export interface RetryPolicy {
@@ -18,6 +19,16 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { maxRetries: 4, maxDelaySeconds: 60, maxResponseBytes: 64 * 1024 * 1024 };
+
+/**
+ * Retry waits without a Retry-After: exponential from one second (a rate limiter's window
+ * is seconds, not OPA's 100 ms), doubled per retry, with equal jitter (half fixed, half
+ * random, so clients do not retry in step), capped at maxMs.
+ */
+export function retryDelayMs(t: Timing, attempt: number, maxMs: number): number {
+  const d = Math.min(t.msPerSecond * 2 ** Math.min(attempt, 30), maxMs);
+  return Math.round(d / 2 + (t.random() * d) / 2);
+}
 
 export class AdapterHttpError extends Error {
   constructor(
@@ -55,6 +66,33 @@ interface Cached {
   freshUntil: number;
   res: JSONResponse;
 }
+
+/**
+ * A resource is throttled for longer than the adapter waits (retry.max_delay_seconds): the
+ * read is deferred until `until` (epoch ms), not failed; no request goes to the resource
+ * before then.
+ */
+export class AdapterDeferred extends AdapterHttpError {
+  constructor(
+    message: string,
+    readonly until: number,
+  ) {
+    super(message, 429);
+    this.name = 'AdapterDeferred';
+  }
+}
+
+/** Until when (epoch ms) each resource of a service is throttled, by its Retry-After; shared by every adapter of the service. */
+const throttles = new WeakMap<ServiceClient, Map<string, number>>();
+
+function throttlesOf(c: ServiceClient): Map<string, number> {
+  let m = throttles.get(c);
+  if (!m) throttles.set(c, (m = new Map()));
+  return m;
+}
+
+/** The resource a Retry-After applies to: the path without its query (pages of one list are one resource). */
+const resourceOf = (path: string): string => path.split('?')[0]!;
 
 /** Counters a caller can show (and tests assert). */
 export interface HttpStats {
@@ -122,15 +160,38 @@ export function adapterHttpFor(service: ServiceConfig): AdapterHttp {
 }
 
 export class AdapterHttp {
-  readonly stats: HttpStats = { requests: 0, retries: 0, throttled: 0, cacheHits: 0, notModified: 0 };
-  private readonly cache = new Map<string, Cached>();
+  readonly stats: HttpStats;
+  private readonly cache: Map<string, Cached>;
 
+  /** `shared`: another AdapterHttp of the same adapter whose cache and counters this one uses (a read with its own deadline). */
   constructor(
     readonly client: ServiceClient,
     private readonly timing: Timing,
     private readonly policy: RetryPolicy = DEFAULT_RETRY,
     private readonly signal?: AbortSignal,
-  ) {}
+    shared?: AdapterHttp,
+  ) {
+    this.stats = shared?.stats ?? { requests: 0, retries: 0, throttled: 0, cacheHits: 0, notModified: 0 };
+    this.cache = shared?.cache ?? new Map();
+  }
+
+  /**
+   * Waits out a Retry-After the service gave for this resource earlier; throws
+   * AdapterDeferred when that is longer than the adapter waits.
+   */
+  private async throttleWait(what: string, path: string): Promise<void> {
+    const until = throttlesOf(this.client).get(resourceOf(path));
+    if (until === undefined) return;
+    const ms = until - Date.now();
+    if (ms <= 0) {
+      throttlesOf(this.client).delete(resourceOf(path));
+      return;
+    }
+    if (ms > this.policy.maxDelaySeconds * this.timing.msPerSecond) {
+      throw new AdapterDeferred(`${what}: throttled (429) for another ${Math.ceil(ms / this.timing.msPerSecond)}s (Retry-After): read deferred`, until);
+    }
+    if (!(await sleep(ms, this.signal ?? new AbortController().signal))) throw new AdapterHttpError(`${what}: canceled`);
+  }
 
   /** A JSON request; retried on throttling, server errors and network failures. */
   async json(r: JSONRequest): Promise<JSONResponse> {
@@ -147,6 +208,7 @@ export class AdapterHttp {
     if (cached?.etag) headers['if-none-match'] = cached.etag;
     for (let attempt = 0; ; attempt++) {
       if (this.signal?.aborted) throw new AdapterHttpError(`${what}: canceled`);
+      await this.throttleWait(what, path);
       let retry: { error: AdapterHttpError; waitMs?: number };
       try {
         this.stats.requests++;
@@ -172,13 +234,14 @@ export class AdapterHttp {
         }
         if (out.httpCode === undefined || !RETRIABLE.has(out.httpCode)) throw out;
         retry = { error: out };
-        if (out.httpCode === 429) {
-          this.stats.throttled++;
-          const after = retryAfterSeconds(typeof h['retry-after'] === 'string' ? h['retry-after'] : undefined);
-          if (after !== undefined && after > this.policy.maxDelaySeconds) {
-            throw new AdapterHttpError(`${what}: throttled (429) for ${Math.ceil(after)}s, longer than the adapter waits (${this.policy.maxDelaySeconds}s)`, 429);
-          }
-          if (after !== undefined) retry.waitMs = after * this.timing.msPerSecond;
+        const after = retryAfterSeconds(typeof h['retry-after'] === 'string' ? h['retry-after'] : undefined);
+        if (out.httpCode === 429) this.stats.throttled++;
+        if (after !== undefined && (out.httpCode === 429 || out.httpCode === 503)) {
+          // remembered for the resource: no request (this adapter's or another's) goes there before
+          const until = Date.now() + after * this.timing.msPerSecond;
+          throttlesOf(this.client).set(resourceOf(path), until);
+          if (after > this.policy.maxDelaySeconds) throw new AdapterDeferred(`${what}: throttled (${out.httpCode}) for ${Math.ceil(after)}s (Retry-After), longer than the adapter waits (${this.policy.maxDelaySeconds}s): read deferred`, until);
+          retry.waitMs = 0; // throttleWait waits it out before the next attempt
         }
       } catch (e) {
         if (!(e instanceof ServiceRequestError)) throw e;
@@ -188,8 +251,8 @@ export class AdapterHttp {
       }
       if (attempt >= this.policy.maxRetries) throw retry.error;
       this.stats.retries++;
-      const delay = retry.waitMs ?? backoffMs(this.timing, attempt, this.policy.maxDelaySeconds * this.timing.msPerSecond);
-      if (!(await sleep(delay, this.signal ?? new AbortController().signal))) throw new AdapterHttpError(`${what}: canceled`);
+      const delay = retry.waitMs ?? retryDelayMs(this.timing, attempt, this.policy.maxDelaySeconds * this.timing.msPerSecond);
+      if (delay > 0 && !(await sleep(delay, this.signal ?? new AbortController().signal))) throw new AdapterHttpError(`${what}: canceled`);
     }
   }
 

@@ -98,6 +98,8 @@ export class AdapterSet {
           engine: o.engine,
           logDecision: (e) => o.logDecision()?.(e) ?? Promise.resolve(),
           refresh: (name) => this.data.get(name)!.refresh(),
+          prepare: (name, input, ms) => this.data.get(name)!.prepareFor(input, ms),
+          msPerSecond: o.timing.msPerSecond,
           logger: o.logger,
         }),
       );

@@ -34,6 +34,12 @@ export interface DataSource {
   watch?(ctx: WatchContext): Promise<PushChannel[]>;
   /** Closes channels (channels/stop) when the adapter stops. */
   unwatch?(ctx: WatchContext, channels: PushChannel[]): Promise<void>;
+  /**
+   * Brings the document up to date for one event before it is decided (the webhook's job:
+   * its tests): reads only what the event concerns and returns the new document, or
+   * undefined when `previous` already holds it. The event is the event adapter's input.
+   */
+  forEvent?(ctx: ReadContext & { previous: JSONValue }, event: JSONValue): Promise<JSONValue | undefined>;
 }
 
 /** A push channel the API opened for the adapter. */

@@ -162,16 +162,22 @@ export class DecisionLogPlugin implements Plugin {
     if (!this.buffer.admit()) return undefined;
     const engine = this.opts.engine;
     if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.logFiltered(engine, d);
-    const ctx = { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? NO_REVISIONS };
+    const ctx = { labels: this.opts.labels, revisions: this.revisionsFor(d) };
     let encoded = encodeDecision(d, ctx, this.eventText);
     if (!this.fits(encoded, d.nd_builtin_cache)) encoded = this.fitted(buildEvent(d, ctx));
     this.accept(encoded);
     return undefined;
   }
 
+  /** The active bundle revisions, plus those the decision names itself (an event adapter's data). */
+  private revisionsFor(d: DecisionEvent): Record<string, string> {
+    const active = this.opts.revisions?.() ?? NO_REVISIONS;
+    return d.revisions ? { ...active, ...d.revisions } : active;
+  }
+
   /** A decision through the drop and mask policies (they take the event object as input). */
   private async logFiltered(engine: PolicyEvaluator, d: DecisionEvent): Promise<void> {
-    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.opts.revisions?.() ?? NO_REVISIONS });
+    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.revisionsFor(d) });
     let filtered: PlainObject | undefined;
     try {
       filtered = await filterEvent(engine, event, this.maskRef, this.dropRef);

@@ -122,6 +122,58 @@ describe('build pipeline adapter', () => {
     expect(web.map((j: any) => j.build_num)).toEqual([2, 1]);
   });
 
+  it('reads once per trigger: a refresh does not wake the polling loop into another read, concurrent triggers share one', async () => {
+    const s = await start(pipelineConfig({ trigger: 'periodic', polling: { min_delay_seconds: 1000, max_delay_seconds: 1000 }, tests: true }));
+    const projectReads = () => ci.requests.filter((r) => r.url === '/api/v1.1/projects').length;
+    const testReads = () => ci.requests.filter((r) => r.url.endsWith('/tests')).length;
+    await waitFor('the first read', () => s.manager.adapters!.data.get('pipeline')!.status().state === 'OK');
+    expect(projectReads()).toBe(1);
+    const tests0 = testReads();
+    const a = s.manager.adapters!.data.get('pipeline')!;
+    await a.refresh();
+    await new Promise((r) => setTimeout(r, 200)); // a woken polling loop would read now
+    expect(projectReads()).toBe(2);
+    // five triggers at once: one read, and one more after it for those that came during it
+    await Promise.all([a.refresh(), a.refresh(), a.refresh(), a.refresh(), a.refresh()]);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(projectReads()).toBe(4);
+    // finished jobs' tests were read on the first read only (they do not change)
+    expect(testReads()).toBe(tests0);
+  });
+
+  it('a Retry-After of 120 s defers the read: no failure, the last good data stays, nothing is sent before it ends', async () => {
+    const s = await start(pipelineConfig({ retry: { max_retries: 3, max_delay_seconds: 60 } }));
+    await s.manager.trigger();
+    const good = (await s.get('/v1/data/pipeline')).body.result;
+    ci.faults.push({ status: 429, retryAfter: '120' });
+    const before = ci.requests.length;
+    await s.manager.trigger();
+    let st = (await s.get('/v1/status')).body.result.adapters.pipeline;
+    expect(st.code).toBeUndefined();
+    expect(st.errors ?? []).toEqual([]);
+    expect((await s.get('/v1/data/pipeline')).body.result).toEqual(good);
+    expect(ci.requests.length - before).toBe(1);
+    // a trigger within the 120 s (2.4 s here) sends nothing to the throttled resource
+    await s.manager.trigger();
+    expect(ci.requests.length - before).toBe(1);
+    // after it, the read goes through
+    ci.jobs.get('github/acme/web')!.push(job('acme', 'web', 2, 'main'));
+    await new Promise((r) => setTimeout(r, 120 * 20 + 50));
+    await s.manager.trigger();
+    st = (await s.get('/v1/status')).body.result.adapters.pipeline;
+    expect(st.code).toBeUndefined();
+    expect((await s.get('/v1/data/pipeline')).body.result.jobs['github/acme/web'].main.map((j: any) => j.build_num)).toEqual([2, 1]);
+  });
+
+  it('a configured project without branches gets its recent jobs from the project summary', async () => {
+    const s = await start(pipelineConfig({ projects: [{ vcs_type: 'github', username: 'acme', project: 'web' }] }));
+    ci.projects = [];
+    await s.manager.trigger();
+    const doc = (await s.get('/v1/data/pipeline')).body.result;
+    expect(doc.jobs['github/acme/web']).toEqual({ '': [expect.objectContaining({ build_num: 1 })] });
+    expect(ci.requests.some((r) => r.url.startsWith('/api/v1.1/project/github/acme/web?'))).toBe(true);
+  });
+
   it('limit over the documented maximum is refused in the configuration', async () => {
     await expect(serve(pipelineConfig({ jobs: { limit: 101 } }))).rejects.toThrow(/adapters\.pipeline\.jobs\.limit: must be between 1 and 100/);
   });
@@ -209,14 +261,44 @@ describe('pipeline webhook', () => {
     expect(logs.events).toHaveLength(0);
   });
 
-  it('refreshes the pipeline data after answering, so the next decision sees the new job', async () => {
+  it('decides a freshly finished job on data that includes its tests, and logs the revision that decided', async () => {
+    const { s, logs } = await deployServer();
+    const before = (await s.get('/v1/status')).body.result.adapters.pipeline.active_revision;
+    const testsRead = () => ci.requests.filter((r) => r.url.endsWith('/300/tests')).length;
+    ci.jobs.get('github/acme/api')!.push(job('acme', 'api', 300, 'main'));
+    ci.tests.set('github/acme/api/300', [{ name: 'works', classname: 'api', result: 'success', run_time: 1, file: 'a', source: 'mocha', message: null }]);
+    // the first delivery, as the job finishes: allowed
+    const first = await hook(s, { payload: job('acme', 'api', 300, 'main') });
+    expect(first.body.result).toEqual({ allow: true, reasons: [] });
+    const doc = (await s.get('/v1/data/pipeline')).body.result;
+    expect(doc.tests['github/acme/api']['300']).toEqual(ci.tests.get('github/acme/api/300'));
+    expect(doc.jobs['github/acme/api'].main[0].build_num).toBe(300);
+    await waitFor('the decision logged', () => logs.events.some((e) => e.decision_id === first.body.decision_id));
+    const logged = logs.events.find((e) => e.decision_id === first.body.decision_id)!;
+    const decided = logged.bundles['adapter/pipeline'].revision;
+    expect(decided).toMatch(/^[0-9a-f]{16}$/);
+    expect(decided).not.toBe(before);
+    // the refresh after the answer keeps the finished job's tests (read once, never again)
+    await waitFor('the refresh after the answer', () => ci.requests.filter((r) => r.url === '/api/v1.1/projects').length >= 2);
+    await s.manager.trigger();
+    expect(testsRead()).toBe(1);
+    // a failing test in a new job is seen on its first delivery too
+    ci.jobs.get('github/acme/api')!.push(job('acme', 'api', 301, 'main'));
+    ci.tests.set('github/acme/api/301', [{ name: 'breaks', classname: 'api', result: 'failure', run_time: 1, file: 'a', source: 'mocha', message: 'x' }]);
+    expect((await hook(s, { payload: job('acme', 'api', 301, 'main') })).body.result.reasons).toEqual(['test api.breaks: failure']);
+  });
+
+  it('decides on the data as it is when the job\'s tests cannot be read within decide_within_seconds', async () => {
     const { s } = await deployServer();
     ci.jobs.get('github/acme/api')!.push(job('acme', 'api', 300, 'main'));
     ci.tests.set('github/acme/api/300', [{ name: 'works', classname: 'api', result: 'success', run_time: 1, file: 'a', source: 'mocha', message: null }]);
-    const first = await hook(s, { payload: job('acme', 'api', 300, 'main') });
-    expect(first.body.result.reasons).toEqual(['no test metadata is known for this job']);
-    await waitFor('the refresh to land', async () => (await s.get('/v1/data/pipeline')).body.result.tests['github/acme/api']?.['300']);
-    expect((await hook(s, { payload: job('acme', 'api', 300, 'main') })).body.result.allow).toBe(true);
+    ci.faults.push({ hang: true }, { hang: true }, { hang: true }, { hang: true }, { hang: true });
+    const t0 = Date.now();
+    const r = await hook(s, { payload: job('acme', 'api', 300, 'main') });
+    expect(r.status).toBe(200);
+    expect(r.body.result.reasons).toEqual(['no test metadata is known for this job']);
+    // 5 configured seconds at 20 ms each, not the service's timeouts and retries
+    expect(Date.now() - t0).toBeLessThan(2000);
   });
 
   it('loses no decision across a collector outage', async () => {

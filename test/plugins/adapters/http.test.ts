@@ -2,7 +2,7 @@
 // Cache-Control and ETag, size limits, bodies that are not JSON, page tokens.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { AdapterHttp, AdapterHttpError, DEFAULT_RETRY, retryAfterSeconds } from '../../../src/plugins/adapters/http.js';
+import { AdapterDeferred, AdapterHttp, AdapterHttpError, DEFAULT_RETRY, retryAfterSeconds, retryDelayMs } from '../../../src/plugins/adapters/http.js';
 import { adapterHttpFor } from '../../../src/plugins/adapters/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { fastTiming, httpServer, type Handler, type TestHTTPServer } from '../../loopback.js';
@@ -68,12 +68,40 @@ describe('AdapterHttp', () => {
     expect(server!.requests).toHaveLength(1);
   });
 
-  it('refuses a Retry-After longer than it may wait, at once', async () => {
+  it('defers a Retry-After longer than it may wait, at once, and sends nothing to that resource until it ends', async () => {
     const http = await client(json(429, {}, { 'retry-after': '61' }));
     const t0 = Date.now();
-    await expect(http.json({ path: '/' })).rejects.toThrow(/throttled \(429\) for 61s, longer than the adapter waits \(60s\)/);
+    const e = (await http.json({ path: '/r?page=1' }).catch((x: unknown) => x)) as AdapterDeferred;
+    expect(e).toBeInstanceOf(AdapterDeferred);
+    expect(e.message).toMatch(/throttled \(429\) for 61s \(Retry-After\), longer than the adapter waits \(60s\): read deferred/);
+    expect(e.until).toBeGreaterThanOrEqual(t0 + 600); // 61 s at 10 ms per second
     expect(Date.now() - t0).toBeLessThan(500);
     expect(server!.requests).toHaveLength(1);
+    // another page of the same resource, through another client of the same service: not sent
+    await expect(new AdapterHttp(http.client, fastTiming(10), DEFAULT_RETRY).json({ path: '/r?page=2' })).rejects.toBeInstanceOf(AdapterDeferred);
+    expect(server!.requests).toHaveLength(1);
+    // another resource is not throttled
+    server!.handler = json(200, { ok: 1 });
+    expect((await http.json({ path: '/other' })).json).toEqual({ ok: 1 });
+    // once the Retry-After has passed, the resource is asked again
+    await new Promise((r) => setTimeout(r, e.until - Date.now() + 5));
+    expect((await http.json({ path: '/r?page=1' })).json).toEqual({ ok: 1 });
+  });
+
+  it('remembers a Retry-After it waits for: a later request to the resource waits it out first', async () => {
+    let n = 0;
+    const http = await client((req, res) => (++n === 1 ? json(429, {}, { 'retry-after': '20' })(req, res) : json(200, { n })(req, res)), { maxRetries: 0 });
+    await expect(http.json({ path: '/r' })).rejects.toThrow(/429/);
+    const t0 = Date.now();
+    expect((await http.json({ path: '/r' })).json).toEqual({ n: 2 });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(150); // what is left of 20 s at 10 ms per second
+  });
+
+  it('backs off from a second, doubling, with jitter, capped', () => {
+    const t = { msPerSecond: 1000, random: () => 0.5 };
+    expect([0, 1, 2, 3].map((a) => retryDelayMs(t, a, 60_000))).toEqual([750, 1500, 3000, 6000]);
+    expect(retryDelayMs(t, 10, 60_000)).toBe(45_000);
+    expect(retryDelayMs({ msPerSecond: 1000, random: () => 0 }, 0, 60_000)).toBe(500);
   });
 
   it('keeps a response while its max-age lasts, then revalidates with If-None-Match', async () => {
