@@ -3,6 +3,7 @@
 // each step under a heading.
 
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -17,6 +18,22 @@ export function regolith(args: string[]): Promise<{ code: number | null; out: st
     p.stderr.on('data', (c: Buffer) => (out += c.toString()));
     p.on('close', (code) => done({ code, out }));
   });
+}
+
+/**
+ * The demo server's port: the variable `name`, else `fallback` (not 8181, which `npm start`
+ * holds). A port already taken is said plainly: otherwise the demo would talk to whatever
+ * server holds it and fail on answers that are not the ones it expects.
+ */
+export async function serverPort(name: string, fallback: number): Promise<number> {
+  const port = Number(process.env[name] ?? fallback);
+  const free = await new Promise<boolean>((done) => {
+    const probe = createServer();
+    probe.once('error', () => done(false));
+    probe.listen(port, '127.0.0.1', () => probe.close(() => done(true)));
+  });
+  if (!free) throw new Error(`port ${port} is taken (another server, e.g. npm start's, is listening there): set ${name} to a free port`);
+  return port;
 }
 
 export async function waitHealthy(url: string): Promise<void> {

@@ -8,10 +8,10 @@
 //   npm run demo:insights -- --stand-ins    only the stand-ins, until Ctrl-C (run the
 //                                           server yourself with the README's command)
 //
-// Ports: DEMO_INSIGHTS_PORT (9701), DEMO_CI_PORT (9702), DEMO_PORT (8181).
+// Ports: DEMO_INSIGHTS_PORT (9701), DEMO_CI_PORT (9702), DEMO_PORT (8182; npm start holds 8181).
 
 import { spawn } from 'node:child_process';
-import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
+import { BIN, regolith, ROOT, serverPort, show, waitHealthy } from './demo-kit.js';
 import { addVersion, insightsStandIn } from '../../test/integrations/package-insights/stand-in.js';
 import { followed, job, pipelineStandIn } from '../../test/integrations/build-pipeline/stand-in.js';
 
@@ -43,7 +43,7 @@ async function main(): Promise<void> {
     console.log('stand-ins running; Ctrl-C stops them');
     return;
   }
-  const addr = `127.0.0.1:${port('DEMO_PORT', 8181)}`;
+  const addr = `127.0.0.1:${await serverPort('DEMO_PORT', 8182)}`;
   const url = `http://${addr}`;
   const args = [BIN, 'run', '--server', '--addr', addr, '-c', 'examples/adapters/regolith.yaml', '--set', `services.insights.url=${insights.url}`, '--set', `services.ci.url=${ci.url}`, '--ignore', '*_test.rego', 'policies/supply-chain', 'policies/pipeline-deploy'];
   console.log(`\n$ regolith ${args.slice(1).join(' ')}`);

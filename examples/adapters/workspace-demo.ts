@@ -5,10 +5,10 @@
 // URL pointed at its stand-in with --set), and shows the shipped policies deciding over the
 // synced data, a crash report POSTed as protobuf, and `regolith upgrade-check`.
 //
-// Ports: DEMO_PORT (8181); the stand-ins take free ports.
+// Ports: DEMO_PORT (8182; npm start holds 8181); the stand-ins take free ports.
 
 import { spawn } from 'node:child_process';
-import { BIN, regolith, ROOT, show, waitHealthy } from './demo-kit.js';
+import { BIN, regolith, ROOT, serverPort, show, waitHealthy } from './demo-kit.js';
 import { fullBuffer } from '../../test/integrations/crash-reports/fixtures.js';
 import { calendarStandIn, entry, event } from '../../test/integrations/calendar/stand-in.js';
 import { addDeployment, deploymentsStandIn } from '../../test/integrations/deployment-manager/stand-in.js';
@@ -52,7 +52,7 @@ async function standIns() {
 
 async function main(): Promise<void> {
   const apis = await standIns();
-  const addr = `127.0.0.1:${process.env['DEMO_PORT'] ?? 8181}`;
+  const addr = `127.0.0.1:${await serverPort('DEMO_PORT', 8182)}`;
   const url = `http://${addr}`;
   const set = [`admin=${apis.directory.url}`, `gdrive=${apis.drive.url}`, `gcal=${apis.calendar.url}`, `gcp=${apis.deployments.url}`].flatMap((kv) => ['--set', `services.${kv.split('=')[0]}.url=${kv.split('=')[1]}`]);
   const policies = ['policies/directory-access', 'policies/drive-sharing', 'policies/deployments', 'policies/crash-triage'];

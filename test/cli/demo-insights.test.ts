@@ -2,6 +2,7 @@
 // unchanged, against the stand-ins, through the built binary.
 
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt, ROOT } from './helpers.js';
@@ -46,5 +47,27 @@ describe('npm run demo:workspace', () => {
     expect(r.out).toContain('alice@example.com is out of office');
     expect(r.out).toContain('"bucket": "SIGSEGV:USE_AFTER_FREE:Renderer::draw(Frame*)"');
     expect(r.out).toContain('11 violations: not ready to upgrade');
+  }, 60_000);
+});
+
+describe('a demo whose server port is taken', () => {
+  it('says so and names the variable to set, instead of talking to the server that holds the port', async () => {
+    const holder = createServer();
+    await new Promise<void>((r) => holder.listen(0, '127.0.0.1', () => r()));
+    const taken = (holder.address() as { port: number }).port;
+    try {
+      const r = await new Promise<{ code: number; out: string }>((resolve) => {
+        const p = spawn(join(ROOT, 'node_modules/.bin/tsx'), ['examples/adapters/workspace-demo.ts'], { cwd: ROOT, env: { ...process.env, DEMO_PORT: String(taken) } });
+        let out = '';
+        p.stdout.on('data', (c: Buffer) => (out += c.toString()));
+        p.stderr.on('data', (c: Buffer) => (out += c.toString()));
+        p.on('close', (code) => resolve({ code: code ?? -1, out }));
+      });
+      expect(r.code).not.toBe(0);
+      expect(r.out).toContain(`port ${taken} is taken`);
+      expect(r.out).toContain('set DEMO_PORT to a free port');
+    } finally {
+      holder.close();
+    }
   }, 60_000);
 });
