@@ -330,11 +330,18 @@ export class PluginManager {
   serverOptions(): {
     pluginStatus: () => Record<string, PluginStatus>;
     status: () => Value | undefined;
+    bundleStatus: () => { bundles?: Value; adapters?: Value; discovery?: Value };
     decisionLogger?: (event: DecisionEvent) => Promise<void> | undefined;
     registry: Registry;
     events?: { has(name: string): boolean; handle(name: string, ev: IncomingEvent): Promise<EventReply> };
   } {
-    const common = { registry: this.registry, pluginStatus: () => this.pluginStates(), status: () => this.statusDocument() };
+    const common = {
+      registry: this.registry,
+      pluginStatus: () => this.pluginStates(),
+      status: () => this.statusDocument(),
+      // what the status document would carry, for the console whether or not the status plugin runs
+      bundleStatus: () => ({ bundles: this.bundle?.bundleStatuses() as unknown as Value | undefined, adapters: this.adapters?.data.size ? (this.adapters.statuses() as unknown as Value) : undefined, discovery: this.discovery?.bundleStatus() as unknown as Value | undefined }),
+    };
     if (this.discovery) {
       // The plugins may come and go with each discovered configuration: the server's hooks
       // ask for the current ones (a decision is logged only while decision logs are on).

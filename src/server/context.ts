@@ -51,6 +51,8 @@ export interface ServerOptions {
   pluginStatus?: () => Record<string, PluginStatus | undefined>;
   /** The status plugin's current report for GET /v1/status; undefined when it is not enabled. */
   status?: () => Value | undefined;
+  /** Bundle, data adapter and discovery bundle statuses (the status document's parts), with or without the status plugin: the console shows them. */
+  bundleStatus?: () => { bundles?: Value; adapters?: Value; discovery?: Value };
   /** Set when decision logging is enabled: responses then carry decision_id. */
   decisionLogger?: (event: LoggedDecision) => void | Promise<void>;
   decisionIdFactory?: () => string;

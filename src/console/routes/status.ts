@@ -1,4 +1,5 @@
-// GET /ui/api/status: what the console's dashboard shows — bundles, plugin states,
+// GET /ui/api/status: what the console's dashboard shows — bundles (adapters and the
+// discovery bundle too, whether or not the status plugin runs), plugin states,
 // decisions per path in the last minute, request latency percentiles, memory and uptime.
 //
 // Decisions per path are counted from the decision-log feed. The feed is subscribed to only
@@ -139,25 +140,31 @@ export function latency(h: DurationHistogram): Latency {
   return { p50: q(0.5), p90: q(0.9), p99: q(0.99) };
 }
 
-/** Bundle states: the status document's `bundles`, else the states of the bundle-like plugins. */
-function bundles(ctx: ServerContext): Value {
+/** The status document's part `key`, when the status plugin runs. */
+function fromDocument(ctx: ServerContext, key: string): Value | undefined {
   const doc = ctx.opts.status?.();
-  if (doc !== null && typeof doc === 'object' && !Array.isArray(doc)) {
-    const b = (doc as Record<string, Value>)['bundles'];
-    if (b !== undefined) return b;
-  }
-  const out: Record<string, Value> = {};
-  for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
-    if (!s || (name !== 'bundle' && name !== 'discovery' && !name.startsWith('adapter/'))) continue;
-    out[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
-  }
-  return out;
+  return doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, Value>)[key] : undefined;
 }
 
-/** The status document's `discovery` (the discovery bundle), when there is one. */
-function discovery(ctx: ServerContext): Value | undefined {
-  const doc = ctx.opts.status?.();
-  return doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? (doc as Record<string, Value>)['discovery'] : undefined;
+/**
+ * Bundle, adapter and discovery bundle statuses: from the plugins themselves (the status
+ * plugin need not be configured), else the status document, else — for bundles — the
+ * states of the bundle-like plugins.
+ */
+function bundleParts(ctx: ServerContext): { bundles: Value; adapters?: Value; discovery?: Value } {
+  const direct = ctx.opts.bundleStatus?.();
+  const adapters = direct ? direct.adapters : fromDocument(ctx, 'adapters');
+  const discovery = direct ? direct.discovery : fromDocument(ctx, 'discovery');
+  let bundles = direct ? direct.bundles : fromDocument(ctx, 'bundles');
+  if (bundles === undefined && !direct) {
+    const out: Record<string, Value> = {};
+    for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
+      if (!s || (name !== 'bundle' && name !== 'discovery' && !name.startsWith('adapter/'))) continue;
+      out[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
+    }
+    bundles = out;
+  }
+  return { bundles: bundles ?? {}, ...(adapters !== undefined ? { adapters } : {}), ...(discovery !== undefined ? { discovery } : {}) };
 }
 
 /** The dashboard shows the group: the primary holds the bundles, the plugins and the decision log. */
@@ -172,17 +179,17 @@ export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions
       for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
         if (s) plugins[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
       }
+      const { bundles, adapters, discovery } = bundleParts(ctx);
       const body: Record<string, Value> = {
-        bundles: bundles(ctx),
+        bundles,
         plugins,
         decisions: { per_path: rates?.perPath() ?? {} },
         latency: latency(durations) as unknown as Value,
         memory: { ...process.memoryUsage() },
         uptime_s: process.uptime(),
       };
-      // with discovery: the discovery bundle's status, as the status document reports it
-      const disc = discovery(ctx);
-      if (disc !== undefined) body['discovery'] = disc;
+      if (adapters !== undefined) body['adapters'] = adapters;
+      if (discovery !== undefined) body['discovery'] = discovery;
       return sendJSON(toJSONText(body as Value));
     }),
   );

@@ -78,6 +78,26 @@ describe('GET /ui/api/status', () => {
     expect(f.listeners.size).toBe(1);
   });
 
+  it('shows every bundle, adapter and discovery bundle without the status plugin (no status document)', async () => {
+    const main = { name: 'main', active_revision: 'r9', last_successful_activation: '2026-01-02T03:04:05Z', message: 'last attempt failed', errors: ['boom'] };
+    const t = await startUi(
+      { assetsDir: build.dir },
+      {
+        pluginStatus: () => ({ bundle: { state: 'OK' }, decision_logs: { state: 'OK' } }),
+        status: () => undefined,
+        bundleStatus: () => ({ bundles: { main }, adapters: { users: { name: 'users', active_revision: 'a1' } }, discovery: { name: 'disco', active_revision: 'd1' } }),
+      },
+    );
+    try {
+      const r = await get(t, '/ui/api/status');
+      expect(r.json.bundles).toEqual({ main });
+      expect(r.json.adapters).toEqual({ users: { name: 'users', active_revision: 'a1' } });
+      expect(r.json.discovery).toEqual({ name: 'disco', active_revision: 'd1' });
+    } finally {
+      await t.close();
+    }
+  });
+
   it('falls back to bundle plugin states without a status document', async () => {
     const t = await startUi({ assetsDir: build.dir }, { pluginStatus: () => ({ bundle: { state: 'NOT_READY' }, 'adapter/x': { state: 'OK' }, decision_logs: { state: 'OK' } }) });
     try {
