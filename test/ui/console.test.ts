@@ -580,5 +580,35 @@ describe.skipIf(!haveChromium)('web console', () => {
         await shot(page, 'status');
       });
     });
+
+    it('shows the bundle name, revision and activation without the status plugin', async () => {
+      // bundles and decision logs configured, no status: section
+      const config = validateConfig({
+        services: { acme: { url: bundles.url } },
+        bundles: { authz: { service: 'acme', resource: '/bundles/authz.tar.gz' } },
+        decision_logs: { console: true },
+      });
+      const engine = new RegolithEngine();
+      const m = new PluginManager({ config, engine, timing: fastTiming(), id: 'ui-test-2', version: '0.0.0', console: pino({ level: 'silent' }) });
+      await m.start();
+      const plain = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'silent' }), processMetrics: false, ...m.serverOptions(), families: [consoleRoutes({ assetsDir, decisions: m.decisionLogs })] });
+      const { page, errors, outside } = await newPage([], plain.url);
+      try {
+        await waitFor('the bundle', () => engine.listPolicies().length > 0, 10_000);
+        await page.goto(`${plain.url}/ui#/status`);
+        await page.waitForSelector('.card.bundles tbody tr');
+        await expect.poll(() => page.locator('.card.bundles tbody tr').first().innerText()).toContain('rev-1');
+        const row = await page.locator('.card.bundles tbody tr').first().innerText();
+        expect(row).toContain('authz');
+        expect(row).toMatch(/ago\)/);
+        expect(row).toContain('OK');
+        expect(errors).toEqual([]);
+        expect(outside).toEqual([]);
+      } finally {
+        await page.close();
+        await plain.close();
+        await m.stop();
+      }
+    });
   });
 });

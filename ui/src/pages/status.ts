@@ -42,6 +42,17 @@ function table(heads: string[], rows: Node[][], empty: string): HTMLElement {
     h('tbody', {}, ...(rows.length ? rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c)))) : [h('tr', {}, h('td.muted', { colspan: heads.length }, empty))])));
 }
 
+/** A bundle's (or adapter's) last error — OPA's status keeps it until the next success — or OK; a plugin state when that is all there is. */
+function lastError(b: Record<string, unknown>): HTMLElement {
+  const errors = Array.isArray(b['errors']) ? (b['errors'] as unknown[]).map(String) : [];
+  if (b['code'] || b['message'] || errors.length) {
+    const msg = [b['code'], b['message']].filter(Boolean).map(String).join(': ') || errors[0]!;
+    return h('span.bad', { title: errors.join('\n') }, msg, errors.length ? h('ul.errors', {}, ...errors.map((e) => h('li', {}, e))) : null);
+  }
+  if (typeof b['state'] === 'string' && b['state'] !== 'OK') return stateBadge(b['state']);
+  return h('span.ok', {}, 'OK');
+}
+
 const text = (s: unknown) => document.createTextNode(s === undefined || s === null || s === '' ? '–' : String(s));
 
 export const statusPage: Page = (root) => {
@@ -58,16 +69,19 @@ export const statusPage: Page = (root) => {
     const rate = (n: number) => `${(n / 60).toFixed(2)}/s`;
     const totalRate = Object.values(perPath).reduce((a, n) => a + n, 0) / 60;
 
-    const bundles = Object.entries(st.bundles ?? {}).map(([name, b]) => [
+    const bundleRow = (name: string, b: Record<string, unknown>): Node[] => [
       text(name),
-      h('code', {}, String(b['active_revision'] ?? b['revision'] ?? '–')),
+      h('code', {}, String(b['active_revision'] || b['revision'] || '–')),
       text(ago(b['last_successful_activation'])),
       text(ago(b['last_successful_download'])),
-      b['code'] || (Array.isArray(b['errors']) && b['errors'].length) ? h('span.bad', {}, String(b['message'] ?? b['code'])) : h('span.ok', {}, 'OK'),
-    ]);
+      lastError(b),
+    ];
+    const bundles = Object.entries(st.bundles ?? {}).map(([key, b]) => bundleRow(String(b['name'] ?? key), b));
+    const disc = st['discovery'] as Record<string, unknown> | undefined;
+    if (disc && typeof disc === 'object') bundles.push(bundleRow(`${String(disc['name'] ?? 'discovery')} (discovery)`, disc));
     const plugins = Object.entries(st.plugins ?? {}).map(([name, p]) => [text(name), stateBadge(p?.state), text(p?.message ?? '')]);
     const adapters = Object.entries((st['adapters'] ?? {}) as Record<string, Record<string, unknown>>).map(([name, a]) => [
-      text(name), stateBadge(String(a['state'] ?? (a['code'] ? 'ERROR' : 'OK'))), h('code', {}, String(a['active_revision'] ?? a['revision'] ?? '–')), text(ago(a['last_successful_activation'] ?? a['last_successful_request'])),
+      text(String(a['name'] ?? name)), h('code', {}, String(a['active_revision'] || a['revision'] || '–')), text(ago(a['last_successful_activation'] ?? a['last_successful_request'])), lastError(a),
     ]);
     const paths = Object.entries(perPath).sort((a, b) => b[1] - a[1]).map(([p, n]) => [h('code', {}, p), text(n), text(rate(n))]);
     const mem = st.memory ?? {};
@@ -82,9 +96,9 @@ export const statusPage: Page = (root) => {
         kv('memory rss', fmtBytes(mem['rss'])),
         kv('heap used', fmtBytes(mem['heapUsed'])),
       ),
-      card('Bundles', table(['name', 'revision', 'last activation', 'last download', 'state'], bundles, 'No bundles configured.'), 'bundles'),
+      card('Bundles', table(['name', 'revision', 'last activation', 'last download', 'last error'], bundles, 'No bundles configured.'), 'bundles'),
       card('Plugins', table(['plugin', 'state', 'message'], plugins, 'No plugins.'), 'plugins'),
-      adapters.length ? card('Adapters', table(['adapter', 'state', 'revision', 'last activation'], adapters, ''), 'adapters') : null,
+      adapters.length ? card('Adapters', table(['adapter', 'revision', 'last activation', 'last error'], adapters, ''), 'adapters') : null,
       card('Decisions by path', table(['path', 'last minute', 'rate'], paths, 'No decisions in the last minute.'), 'paths'),
       card('Memory', table(['', 'bytes'], Object.entries(mem).map(([k, v]) => [text(k), text(fmtBytes(v))]), '–'), 'memory'),
     );
