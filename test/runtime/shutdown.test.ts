@@ -11,10 +11,10 @@ import http from 'node:http';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, ensureBuilt } from '../cli/helpers.js';
 import { freePort, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../loopback.js';
-import { startRun } from './run-process.js';
+import { startRun as start, type RunProcess } from './run-process.js';
 
 let dir: string;
 let collector: TestHTTPServer & { events: Record<string, any>[] };
@@ -36,6 +36,17 @@ beforeAll(async () => {
   );
 }, 300_000);
 afterAll(() => collector?.close());
+
+// a failed test must not leave a server (and its workers) behind
+const runs: RunProcess[] = [];
+const startRun = async (...a: Parameters<typeof start>): Promise<RunProcess> => {
+  const run = await start(...a);
+  runs.push(run);
+  return run;
+};
+afterEach(async () => {
+  for (const run of runs.splice(0)) await run.kill('SIGKILL');
+});
 
 /** Runs the binary to its end; its exit code, stderr and how long it ran. */
 function runToEnd(args: string[], timeoutMs = 60_000): Promise<{ code: number | null; stderr: string; ms: number }> {
