@@ -14,6 +14,7 @@
 #                   environment_groups    [name] (optional: the groups designed in step 4)
 #                   datastore_nodes       [address] (optional: existing datastore nodes)
 #   organization  the management API's organization: {name, properties: {property: [{name, value}]}}
+#   phase         "before" (default) or "after" the upgrade (also read from cluster.phase)
 #
 # Output: violations, a set of {step, key, message}; ready when there is none.
 package regolith.runtime_upgrade
@@ -181,9 +182,11 @@ violations contains violation("Mesh and certificate manager 3", "cluster.cert_ma
 }
 
 # ---------------------------------------------------------------------------------------
-# Preparation 2: the connect API, read through the management API
+# Preparation 2: the connect API, read through the management API. The feature is enabled
+# when the organization has features.mart.connect.enabled true; features.hybrid.enabled is
+# sent with it in the update request (the plan's PUT), not required in the read.
 
-required_properties := ["features.hybrid.enabled", "features.mart.connect.enabled"]
+required_properties := ["features.mart.connect.enabled"]
 
 property_value(name) := p.value if {
 	some p in as_array(object.get(organization, ["properties", "property"], []))
@@ -320,8 +323,23 @@ violations contains violation("Preparation 5", sprintf("mart.%s", [k]), sprintf(
 }
 
 # ---------------------------------------------------------------------------------------
+# Phase: "before" the upgrade (the default: the 1.3.6 overrides ready to apply) or "after"
+# it (Runtime installation 6 done), from input.phase (--phase) or the cluster facts.
+
+phase := input.phase if is_string(input.phase)
+
+else := cluster.phase if is_string(cluster.phase)
+
+else := "before"
+
+violations contains violation("Requirements", "phase", sprintf("unknown phase %q: before or after (the upgrade)", [phase])) if {
+	not phase in {"before", "after"}
+}
+
+# ---------------------------------------------------------------------------------------
 # Runtime installation 3: the new datastore joins the old ring through externalSeedHost.
-# The datastore stanza is `cassandra` (`datastore` is accepted too).
+# The datastore stanza is `cassandra` (`datastore` is accepted too). After the upgrade,
+# Runtime installation 6 has removed it.
 
 seed_host := h if {
 	h := object.get(stanza("cassandra"), "externalSeedHost", null)
@@ -332,10 +350,17 @@ seed_host := h if {
 }
 
 violations contains violation("Runtime installation 3", "cassandra.externalSeedHost", "cassandra.externalSeedHost is missing: the address of one existing datastore node (one-time step for 1.2 to 1.3.x)") if {
+	phase == "before"
 	not seed_host
 }
 
+violations contains violation("Runtime installation 6", "cassandra.externalSeedHost", sprintf("externalSeedHost %q is still set: once old and new datastore nodes share the ring, remove it and re-apply the datastore", [seed_host])) if {
+	phase == "after"
+	seed_host
+}
+
 violations contains violation("Runtime installation 3", "cassandra.externalSeedHost", sprintf("externalSeedHost %q is not an existing datastore node (%v)", [seed_host, sort(nodes)])) if {
+	phase == "before"
 	nodes := {n | some n in as_array(cluster.datastore_nodes)}
 	count(nodes) > 0
 	not seed_host in nodes

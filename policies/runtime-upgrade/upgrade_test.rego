@@ -128,18 +128,27 @@ test_cert_manager_version if {
 test_org_property_missing if {
 	org := {"name": "acme", "properties": {"property": [{"name": "features.hybrid.enabled", "value": "true"}]}}
 	only(good_overrides, good_cluster, org) == {["Preparation 2", "organization.properties.features.mart.connect.enabled"]}
-	only(good_overrides, good_cluster, {}) == {
-		["Preparation 2", "organization.properties.features.hybrid.enabled"],
-		["Preparation 2", "organization.properties.features.mart.connect.enabled"],
-	}
+	only(good_overrides, good_cluster, {}) == {["Preparation 2", "organization.properties.features.mart.connect.enabled"]}
+}
+
+# The connect feature is enabled by features.mart.connect.enabled alone; hybrid.enabled is
+# what the update request sends, not a condition on the organization read.
+test_org_with_only_the_connect_property_is_ready if {
+	org := {"name": "acme", "properties": {"property": [{"name": "features.mart.connect.enabled", "value": "true"}]}}
+	only(good_overrides, good_cluster, org) == set()
+	hybrid_off := {"name": "acme", "properties": {"property": [
+		{"name": "features.hybrid.enabled", "value": "false"},
+		{"name": "features.mart.connect.enabled", "value": "true"},
+	]}}
+	only(good_overrides, good_cluster, hybrid_off) == set()
 }
 
 test_org_property_false if {
 	org := {"name": "acme", "properties": {"property": [
-		{"name": "features.hybrid.enabled", "value": "false"},
-		{"name": "features.mart.connect.enabled", "value": "true"},
+		{"name": "features.hybrid.enabled", "value": "true"},
+		{"name": "features.mart.connect.enabled", "value": "false"},
 	]}}
-	only(good_overrides, good_cluster, org) == {["Preparation 2", "organization.properties.features.hybrid.enabled"]}
+	only(good_overrides, good_cluster, org) == {["Preparation 2", "organization.properties.features.mart.connect.enabled"]}
 }
 
 test_org_name_matches_overrides if {
@@ -253,6 +262,21 @@ test_external_seed_host if {
 test_external_seed_host_is_a_datastore_node if {
 	only(with_overrides({"cassandra": {"externalSeedHost": "10.9.9.9"}}), good_cluster, good_org) == {["Runtime installation 3", "cassandra.externalSeedHost"]}
 	only(with_overrides({"cassandra": {"externalSeedHost": "10.9.9.9"}}), object.remove(good_cluster, ["datastore_nodes"]), good_org) == set()
+}
+
+# After the upgrade (phase "after", from --phase or the cluster facts) step 6 has removed
+# externalSeedHost: its absence is what is checked then, and its presence is the violation.
+test_external_seed_host_after_the_upgrade if {
+	after := object.remove(good_overrides, ["cassandra"])
+	found_in({"overrides": after, "cluster": good_cluster, "organization": good_org, "phase": "after"}) == set()
+	found_in({"overrides": after, "cluster": with_cluster({"phase": "after"}), "organization": good_org}) == set()
+	found_in({"overrides": good_overrides, "cluster": good_cluster, "organization": good_org, "phase": "after"}) == {["Runtime installation 6", "cassandra.externalSeedHost"]}
+	found_in({"overrides": after, "cluster": good_cluster, "organization": good_org, "phase": "before"}) == {["Runtime installation 3", "cassandra.externalSeedHost"]}
+	found_in({"overrides": good_overrides, "cluster": good_cluster, "organization": good_org, "phase": "later"}) == {["Requirements", "phase"]}
+}
+
+found_in(inp) := {[v.step, v.key] | some v in vs} if {
+	vs := runtime_upgrade.violations with input as inp
 }
 
 test_dry_run_flag_by_orchestrator_version if {

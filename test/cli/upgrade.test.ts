@@ -24,6 +24,7 @@ const orgs: Record<string, unknown> = {
   acme: { name: 'acme', properties: { property: [property('features.hybrid.enabled', 'true'), property('features.mart.connect.enabled', 'true')] } },
   'acme-off': { name: 'acme-off', properties: { property: [property('features.hybrid.enabled', 'true'), property('features.mart.connect.enabled', 'false')] } },
   'acme-none': { name: 'acme-none', properties: { property: [] } },
+  'acme-connect': { name: 'acme-connect', properties: { property: [property('features.mart.connect.enabled', 'true')] } },
 };
 
 function handle(req: IncomingMessage, res: ServerResponse): void {
@@ -112,7 +113,6 @@ describe('regolith upgrade-check', () => {
     expect(pairs).toEqual([
       'Requirements | cluster.platform_version',
       'Limits | instanceID',
-      'Preparation 2 | organization.properties.features.hybrid.enabled',
       'Preparation 2 | organization.properties.features.mart.connect.enabled',
       'Preparation 5 | connectAgent.serviceAccountPath',
       'Preparation 5 | gcpRegion',
@@ -165,7 +165,7 @@ describe('regolith upgrade-check', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/\|\s+Step\s+\|\s+Key\s+\|\s+Message\s+\|/);
     expect(r.stdout).toMatch(/\| Limits +\| instanceID +\| instanceID has 64 characters: at most 63/);
-    expect(r.stdout).toContain('18 violations: not ready to upgrade');
+    expect(r.stdout).toContain('17 violations: not ready to upgrade');
   });
 
   it('instanceID: 63 characters pass, 64 fail (Limits)', async () => {
@@ -182,10 +182,22 @@ describe('regolith upgrade-check', () => {
     }
   });
 
+  it('an organization with only the connect property is ready; --phase after wants externalSeedHost removed (issue 29)', async () => {
+    const ready = await run(['upgrade-check', '-f', 'json', '--cluster', join(FIX, 'facts.yaml'), '--mgmt-url', mgmtUrl, '--org', 'acme-connect', '--token-file', join(dir, 'token'), join(FIX, 'overrides-1.3.6.yaml')]);
+    const vs = (JSON.parse(ready.stdout) as { violations: Violation[] }).violations;
+    expect(vs.map((v) => v.key)).toEqual(['org']); // --org differs from the overrides file's org, nothing else
+    const after = await run(['upgrade-check', '-f', 'json', '--phase', 'after', '--cluster', join(FIX, 'facts.yaml'), '--organization', join(FIX, 'org.json'), join(FIX, 'overrides-1.3.6.yaml')]);
+    expect(after.code, after.stderr).toBe(1);
+    expect((JSON.parse(after.stdout) as { violations: Violation[] }).violations.map((v) => `${v.step} | ${v.key}`)).toEqual(['Runtime installation 6 | cassandra.externalSeedHost']);
+    const bad = await run(['upgrade-check', '--phase', 'later', '--cluster', join(FIX, 'facts.yaml'), '--organization', join(FIX, 'org.json'), join(FIX, 'overrides-1.3.6.yaml')]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('invalid argument "later" for "--phase" flag: must be one of {before, after}');
+  });
+
   it('organization properties false or missing (read through the management API)', async () => {
     const cases: [string, string[]][] = [
       ['acme-off', ['features.mart.connect.enabled is false']],
-      ['acme-none', ['features.hybrid.enabled is not set', 'features.mart.connect.enabled is not set']],
+      ['acme-none', ['features.mart.connect.enabled is not set']],
     ];
     for (const [org, messages] of cases) {
       const r = await run(['upgrade-check', '-f', 'json', '--cluster', join(FIX, 'facts.yaml'), '--mgmt-url', mgmtUrl, '--org', org, '--token-file', join(dir, 'token'), join(FIX, 'overrides-1.3.6.yaml')]);

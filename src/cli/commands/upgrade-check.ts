@@ -26,6 +26,7 @@ const upgradeCheckCommand = command({
     opt('--org <name>', 'the organization (default: org of the overrides file)'),
     opt('--token-file <path>', 'a file holding the management API access token (default: $MGMT_TOKEN)'),
     opt('--organization <org.json>', 'the organization as the management API returns it, instead of --mgmt-url'),
+    opt('--phase <phase>', 'before (default: the overrides about to be applied) or after the upgrade (externalSeedHost removed, Runtime installation 6)'),
     opt('--policy <dir>', 'policy files to evaluate instead of the shipped one (must define data.regolith.runtime_upgrade.violations)'),
     format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
   ],
@@ -113,11 +114,12 @@ function render(vs: UpgradeViolation[], format: string): string {
 async function upgradeCheckAction(overridesFile: string, f: Flags): Promise<void> {
   if (f.format !== 'pretty' && f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "--format" flag: must be one of {pretty, json}`, 2);
   if (!f.cluster) throw new CLIError('the cluster facts are needed: give --cluster facts.yaml', 2);
+  if (f.phase !== undefined && f.phase !== 'before' && f.phase !== 'after') throw new CLIError(`invalid argument "${f.phase}" for "--phase" flag: must be one of {before, after}`, 2);
   let input: Record<string, unknown>;
   try {
     const overrides = readYaml(overridesFile, 'overrides file');
     const cluster = readYaml(f.cluster, '--cluster');
-    input = { overrides, cluster, organization: await organization(f, overrides) };
+    input = { overrides, cluster, organization: await organization(f, overrides), ...(f.phase ? { phase: f.phase } : {}) };
   } catch (e) {
     if (e instanceof YamlFileError || e instanceof ManagementApiError) throw new CLIError(e.message, 2);
     throw e;
