@@ -5,6 +5,7 @@
 import { checkService, fail, polling, Section } from '../config/section.js';
 import type { PollingConfig, ServiceConfig, Trigger } from '../config/types.js';
 import { DEFAULT_RETRY, type RetryPolicy } from './http.js';
+import type { SignatureConfig } from './secret.js';
 import type { AdapterType } from './types.js';
 
 export interface AdapterConfig {
@@ -24,6 +25,10 @@ export interface AdapterConfig {
   token?: string;
   token_path?: string;
   token_header: string;
+  /** Event adapters: deliveries signed with the secret (an HMAC of the body) are accepted too. */
+  signature?: SignatureConfig;
+  /** Event adapters: the secret may come as the last path segment (POST /v1/events/<name>/<token>). */
+  token_in_path: boolean;
   /** Event adapters: data adapters that read what an event concerns before it is decided, and read again after. */
   refresh: string[];
   /** Event adapters: how long the reads before a decision may take (the event is decided on the data as it is after). */
@@ -58,6 +63,25 @@ function pushConfig(s: Section, name: string, t: AdapterType): PushConfig | unde
   const out: PushConfig = { address, token: p.str('token'), token_path: p.str('token_path'), token_header: p.str('token_header') ?? t.pushTokenHeader!, ttl_seconds: p.int('ttl_seconds') ?? 3600 };
   if (out.token === undefined && out.token_path === undefined) fail(`adapters.${name}.push`, 'push needs token or token_path: notifications are accepted only with it');
   p.done();
+  return out;
+}
+
+function signatureConfig(s: Section, name: string): SignatureConfig | undefined {
+  if (!s.has('signature')) return undefined;
+  const g = s.sub('signature');
+  const algorithm = g.str('algorithm') ?? 'sha256';
+  if (!['sha1', 'sha256', 'sha512'].includes(algorithm)) fail(`adapters.${name}.signature.algorithm`, `"${algorithm}" is not one of sha1, sha256, sha512`);
+  const encoding = g.str('encoding') ?? 'hex';
+  if (encoding !== 'hex' && encoding !== 'base64') fail(`adapters.${name}.signature.encoding`, `"${encoding}" is not one of hex, base64`);
+  const out: SignatureConfig = {
+    header: g.reqStr('header'),
+    algorithm: algorithm as SignatureConfig['algorithm'],
+    encoding,
+    prefix: g.str('prefix') ?? '',
+    timestamp_header: g.str('timestamp_header'),
+    replay_window_seconds: g.int('replay_window_seconds') ?? 300,
+  };
+  g.done();
   return out;
 }
 
@@ -96,6 +120,8 @@ export function adapters(v: unknown, svcs: Record<string, ServiceConfig>, types:
       token: s.str('token'),
       token_path: s.str('token_path'),
       token_header: s.str('token_header') ?? 'authorization',
+      signature: t.kind === 'event' ? signatureConfig(s, name) : undefined,
+      token_in_path: t.kind === 'event' ? s.bool('token_in_path', false) : false,
       refresh: s.strList('refresh') ?? [],
       decide_within_seconds: t.kind === 'event' ? (s.int('decide_within_seconds') ?? 5) : 0,
       push: pushConfig(s, name, t),

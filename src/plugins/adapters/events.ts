@@ -13,7 +13,7 @@ import type { PolicyEvaluator } from '../logs/mask.js';
 import type { PluginLogger } from '../plugin.js';
 import type { AdapterConfig } from './config.js';
 import { adapterBundleName } from './data-plugin.js';
-import { carriesSecret } from './secret.js';
+import { carriesSecret, carriesSignature, expectedSecret, pathTokenMatches } from './secret.js';
 import { EventError, type EventMapping, type IncomingEvent, type JSONValue } from './types.js';
 
 export interface EventReply {
@@ -37,10 +37,26 @@ export interface EventRunnerOptions {
 export class EventAdapterRunner {
   constructor(private readonly o: EventRunnerOptions) {}
 
+  /** Whether the secret may come in the path (token_in_path). */
+  get takesPathToken(): boolean {
+    return this.o.config.token_in_path;
+  }
+
+  /**
+   * The sender knows the secret: it sent it (in its header, or in the path when allowed) or
+   * signed the body with it. Throws when the secret cannot be read.
+   */
+  private authentic(ev: IncomingEvent): boolean {
+    const c = this.o.config;
+    if (ev.pathToken !== undefined) return c.token_in_path && pathTokenMatches(c, ev.pathToken);
+    if (c.signature && carriesSignature(c.signature, expectedSecret(c), ev.body, ev.headers)) return true;
+    return carriesSecret(c, ev.headers);
+  }
+
   async handle(ev: IncomingEvent): Promise<EventReply> {
     const name = this.o.config.name;
     try {
-      if (!carriesSecret(this.o.config, ev.headers)) return { status: 401, body: { code: 'unauthorized', message: `event adapter ${name}: the request carries no valid token` } };
+      if (!this.authentic(ev)) return { status: 401, body: { code: 'unauthorized', message: `event adapter ${name}: the request carries no valid token or signature` } };
     } catch (e) {
       this.o.logger.error({ adapter: name, err: (e as Error).message }, 'Event adapter secret unreadable.');
       return { status: 500, body: { code: 'internal_error', message: `event adapter ${name}: its token cannot be read` } };

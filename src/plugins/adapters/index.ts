@@ -118,13 +118,23 @@ export class AdapterSet {
     return this.events.size > 0 || [...this.data.values()].some((d) => d.acceptsPush);
   }
 
+  /** `name` is what follows /v1/events/: the adapter's name, then a path token for event adapters that take one. */
   has(name: string): boolean {
-    return this.events.has(name) || this.data.get(name)?.acceptsPush === true;
+    const [adapter, token] = splitName(name);
+    if (token !== undefined) return this.events.get(adapter)?.takesPathToken === true;
+    return this.events.has(adapter) || this.data.get(adapter)?.acceptsPush === true;
   }
 
   /** An event for the event adapter `name`, or a push notification for the data adapter `name` (has(name) must hold). */
   handle(name: string, ev: IncomingEvent): Promise<EventReply> {
-    const e = this.events.get(name);
-    return e ? e.handle(ev) : Promise.resolve(this.data.get(name)!.notify(ev));
+    const [adapter, pathToken] = splitName(name);
+    const e = this.events.get(adapter);
+    return e ? e.handle({ ...ev, pathToken }) : Promise.resolve(this.data.get(adapter)!.notify(ev));
   }
+}
+
+/** "deploy/s3cret" -> ["deploy", "s3cret"]; adapter names have no "/". */
+function splitName(name: string): [string, string | undefined] {
+  const i = name.indexOf('/');
+  return i < 0 ? [name, undefined] : [name.slice(0, i), name.slice(i + 1)];
 }

@@ -72,6 +72,8 @@ export interface WatchContext {
 export interface IncomingEvent {
   body: Buffer;
   headers: Record<string, string | undefined>;
+  /** The path after /v1/events/<name>/, when there is one (a token in the URL). */
+  pathToken?: string;
 }
 
 export interface EventMapping {

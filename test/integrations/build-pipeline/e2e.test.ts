@@ -3,6 +3,7 @@
 // with the shipped deploy policy, over data.pipeline and data.insights, with every
 // decision shipped to a collector that goes down for a while.
 
+import { createHmac } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 import { serve, shippedPolicy, type Served } from '../../plugins/adapters/harness.js';
@@ -196,7 +197,7 @@ async function collector(): Promise<TestHTTPServer & { events: Record<string, an
 }
 
 describe('pipeline webhook', () => {
-  async function deployServer(server: Parameters<typeof serve>[2] = {}, extraPolicies: Record<string, string> = {}) {
+  async function deployServer(server: Parameters<typeof serve>[2] = {}, extraPolicies: Record<string, string> = {}, deploy: Record<string, unknown> = {}) {
     const logs = await collector();
     addVersion(insights, 'NPM', 'left-pad', '1.3.0', { licenses: ['MIT'] });
     const cfg = {
@@ -208,7 +209,7 @@ describe('pipeline webhook', () => {
       adapters: {
         pipeline: { type: 'build_pipeline', service: 'ci', trigger: 'manual', jobs: { limit: 5 }, tests: true },
         insights: { type: 'package_insights', service: 'insights', trigger: 'manual', packages: ['NPM/left-pad@1.3.0'] },
-        deploy: { type: 'pipeline_webhook', rule: 'data.regolith.pipeline.deploy.decision', token: 'hook-secret', refresh: ['pipeline'] },
+        deploy: { type: 'pipeline_webhook', rule: 'data.regolith.pipeline.deploy.decision', token: 'hook-secret', refresh: ['pipeline'], ...deploy },
       },
       decision_logs: { service: 'logs', reporting: { min_delay_seconds: 1, max_delay_seconds: 1 } },
     };
@@ -299,6 +300,41 @@ describe('pipeline webhook', () => {
     expect(r.body.result.reasons).toEqual(['no test metadata is known for this job']);
     // 5 configured seconds at 20 ms each, not the service's timeouts and retries
     expect(Date.now() - t0).toBeLessThan(2000);
+  });
+
+  it('accepts deliveries signed with the secret (HMAC of the body) and refuses forged, altered and replayed ones', async () => {
+    const { s } = await deployServer({}, {}, { signature: { header: 'X-Signature-256', prefix: 'sha256=', timestamp_header: 'X-Timestamp', replay_window_seconds: 300 } });
+    const body = JSON.stringify(notification());
+    const now = () => String(Math.floor(Date.now() / 1000));
+    const sign = (b: string, ts: string, key = 'hook-secret') => 'sha256=' + createHmac('sha256', key).update(`${ts}.${b}`).digest('hex');
+    const send = (b: string, headers: Record<string, string>) => s.post('/v1/events/deploy', b, headers);
+    const ts = now();
+    const ok = await send(body, { 'x-signature-256': sign(body, ts), 'x-timestamp': ts });
+    expect(ok.status).toBe(200);
+    expect(ok.body.result.allow).toBe(true);
+    // forged (another key), altered body, no timestamp, outside the replay window, not hex
+    expect((await send(body, { 'x-signature-256': sign(body, ts, 'guess'), 'x-timestamp': ts })).status).toBe(401);
+    expect((await send(body.replace('"main"', '"mainx"'), { 'x-signature-256': sign(body, ts), 'x-timestamp': ts })).status).toBe(401);
+    expect((await send(body, { 'x-signature-256': sign(body, ts) })).status).toBe(401);
+    const old = String(Math.floor(Date.now() / 1000) - 301);
+    expect((await send(body, { 'x-signature-256': sign(body, old), 'x-timestamp': old })).status).toBe(401);
+    expect((await send(body, { 'x-signature-256': 'sha256=zz' + sign(body, ts).slice(9), 'x-timestamp': ts })).status).toBe(401);
+    // the Bearer token still works
+    expect((await hook(s, notification())).status).toBe(200);
+  });
+
+  it('accepts the secret as the last path segment only when token_in_path is set', async () => {
+    const { s } = await deployServer({}, {}, { token_in_path: true });
+    expect((await s.post('/v1/events/deploy/hook-secret', notification())).body.result.allow).toBe(true);
+    expect((await s.post('/v1/events/deploy/wrong', notification())).status).toBe(401);
+    expect((await hook(s, notification())).status).toBe(200);
+    const plain = await deployServer();
+    expect((await plain.s.post('/v1/events/deploy/hook-secret', notification())).status).toBe(404);
+  });
+
+  it('refuses a signature configuration it cannot check', async () => {
+    await expect(serve({ adapters: { deploy: { type: 'pipeline_webhook', rule: 'data.x.allow', token: 't', signature: { header: 'x-sig', algorithm: 'md5' } } } })).rejects.toThrow(/adapters\.deploy\.signature\.algorithm: "md5" is not one of sha1, sha256, sha512/);
+    await expect(serve({ adapters: { deploy: { type: 'pipeline_webhook', rule: 'data.x.allow', token: 't', signature: { algorithm: 'sha1' } } } })).rejects.toThrow(/adapters\.deploy\.signature\.header/);
   });
 
   it('loses no decision across a collector outage', async () => {
