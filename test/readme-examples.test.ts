@@ -15,8 +15,13 @@
 // process group, which is killed once the block ends. A comment in the block that shows a
 // JSON answer (`# {"result":true}`, on its own line or after a command) must appear in the
 // block's output as written.
+//
+// `<!-- runnable with npm start -->` marks a block that talks to the server `npm start` runs
+// (examples/sample on localhost:8181): the test starts that server (from the built CLI) for
+// it, and skips the block, saying so, when port 8181 is already taken.
 
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -24,17 +29,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, ensureBuilt } from './cli/helpers.js';
 
 const MARKER = '<!-- runnable -->';
+const WITH_START = '<!-- runnable with npm start -->';
 
 /** The runnable blocks: their text and the README line of their fence. */
-export function runnableBlocks(markdown: string): { line: number; text: string }[] {
+export function runnableBlocks(markdown: string): { line: number; text: string; npmStart: boolean }[] {
   const lines = markdown.split('\n');
-  const blocks: { line: number; text: string }[] = [];
+  const blocks: { line: number; text: string; npmStart: boolean }[] = [];
   for (let i = 0; i < lines.length - 1; i++) {
-    if (lines[i]!.trim() !== MARKER) continue;
+    const marker = lines[i]!.trim();
+    if (marker !== MARKER && marker !== WITH_START) continue;
     if (!/^```(sh|bash|shell)\s*$/.test(lines[i + 1]!)) throw new Error(`README.md:${i + 1}: ${MARKER} must be right before a \`\`\`sh fence`);
     const end = lines.findIndex((l, j) => j > i + 1 && l.startsWith('```'));
     if (end < 0) throw new Error(`README.md:${i + 2}: unclosed fence`);
-    blocks.push({ line: i + 2, text: lines.slice(i + 2, end).join('\n') });
+    blocks.push({ line: i + 2, text: lines.slice(i + 2, end).join('\n'), npmStart: marker === WITH_START });
   }
   return blocks;
 }
@@ -76,6 +83,22 @@ function runBlock(text: string): Promise<{ code: number | null; output: string }
   });
 }
 
+/** What `npm start` serves, once built: examples/sample on localhost:8181; undefined when 8181 is taken. */
+async function startSample(): Promise<(() => void) | undefined> {
+  const free = await new Promise<boolean>((done) => {
+    const probe = createServer();
+    probe.once('error', () => done(false));
+    probe.listen(8181, 'localhost', () => probe.close(() => done(true)));
+  });
+  if (!free) return undefined;
+  const server = spawn(process.execPath, [BIN, 'run', '--server', '--log-level', 'error', 'examples/sample'], { cwd: ROOT, stdio: 'ignore' });
+  for (let i = 0; i < 200; i++) {
+    if (await fetch('http://localhost:8181/health').then((r) => r.ok, () => false)) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return () => server.kill('SIGTERM');
+}
+
 function stopGroup(pid: number): void {
   try {
     process.kill(-pid, 'SIGTERM');
@@ -89,8 +112,18 @@ describe('README blocks marked runnable', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
   });
   for (const b of blocks) {
-    it(`README.md:${b.line} runs: ${b.text.split('\n')[0]}`, async () => {
-      const r = await runBlock(b.text);
+    it(`README.md:${b.line} runs: ${b.text.split('\n')[0]}`, async (ctx) => {
+      const stop = b.npmStart ? await startSample() : undefined;
+      if (b.npmStart && !stop) {
+        console.log(`skipped README.md:${b.line}: port 8181 is taken, so the npm start server cannot be started for it`);
+        ctx.skip();
+      }
+      let r: { code: number | null; output: string };
+      try {
+        r = await runBlock(b.text);
+      } finally {
+        stop?.();
+      }
       expect(r.code, r.output).toBe(0);
       for (const answer of shownAnswers(b.text)) expect(r.output).toContain(answer);
     }, 180_000);
