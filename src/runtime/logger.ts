@@ -3,6 +3,7 @@
 // one-line human form for --log-format text.
 
 import pino, { type Logger } from 'pino';
+import { opaLogOptions } from '../server/log-shape.js';
 
 function textLine(line: string): string {
   let entry: Record<string, unknown>;
@@ -19,13 +20,7 @@ function textLine(line: string): string {
 }
 
 export function createRunLogger(level: string, format: string): Logger {
-  const opts = {
-    level,
-    base: undefined,
-    messageKey: 'msg',
-    timestamp: () => `,"time":"${new Date().toISOString()}"`,
-    formatters: { level: (label: string) => ({ level: label }) },
-  };
+  const opts = opaLogOptions(level);
   if (format === 'json') return pino(opts, pino.destination({ fd: 2, sync: true }));
   const stream = {
     write(line: string): void {

@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
+import { opaLogOptions } from './log-shape.js';
 import { createListeners } from './listener.js';
 import { httpsOptions, reloadCertificates, type TLSOptions } from './tls.js';
 import type { ServerOptions } from './context.js';
@@ -56,7 +57,7 @@ export function unixPath(addr: string): string | undefined {
 }
 
 export function startServer(opts: StartOptions): Promise<RunningServer> {
-  const logger = opts.logger ?? pino({ level: 'info' });
+  const logger = opts.logger ?? pino(opaLogOptions('info'));
   const addr = opts.addr ?? 'localhost:8181';
   const socketPath = unixPath(addr);
   const { host, port } = socketPath ? { host: '', port: 0 } : parseAddr(addr);
