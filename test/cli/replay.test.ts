@@ -158,4 +158,19 @@ describe('regolith replay', () => {
     const r = regolith(['replay', '--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--format', 'json']);
     expect(r.stderr).toBe('');
   });
+
+  it('--builtins: a candidate that calls custom built-ins (the linter fixture) compiles and replays', () => {
+    mkdirSync(join(dir, 'custom'));
+    writeFileSync(join(dir, 'custom', 'authz.rego'), 'package authz\n\nallow if custom.slow_upper(input.user) == "ALICE"\n');
+    const fixture = join(import.meta.dirname, '../runtime/fixtures/builtins/linter.js');
+    const without = regolith(['replay', '--policy', join(dir, 'custom'), '--decisions', events]);
+    expect(without.code).toBe(2);
+    expect(without.stderr).toMatch(/custom\.slow_upper/);
+    const r = regolith(['replay', '--policy', join(dir, 'custom'), '--decisions', events, '--builtins', fixture, '--format', 'json']);
+    expect(r.code, r.stderr).toBe(0);
+    // every recorded decision evaluated (none skipped as candidate_error)
+    const report = JSON.parse(r.stdout) as { replayed: number; skipped: Record<string, number> };
+    expect(report.replayed).toBe(16);
+    expect(report.skipped['candidate_error']).toBeUndefined();
+  });
 });

@@ -11,7 +11,9 @@ import { CLIError, out } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
 import { asciiTable } from '../result-table.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { data, format, v0Compatible } from '../flags.js';
+import { builtins, data, format, v0Compatible } from '../flags.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
+import type { CustomBuiltin } from '../../engine/index.js';
 
 const replayCommand = command({
   name: 'replay',
@@ -28,6 +30,7 @@ const replayCommand = command({
     format(['pretty', 'json'], 'pretty', 'output format (pretty, json)'),
     opt('--examples <n>', 'examples shown per kind of change', '3'),
     v0Compatible('modules without a rego_version in their manifest are Rego v0'),
+    builtins(),
   ],
   examples: [
     'regolith replay --bundle candidate.tar.gz --decisions events.ndjson',
@@ -93,12 +96,12 @@ function isDir(p: string): boolean {
 }
 
 /** A policy from .rego/data files (a directory or files): modules and data for loadCandidate. */
-async function filesCandidate(paths: string[], regoVersion: 'v0' | 'v1'): Promise<Candidate> {
+async function filesCandidate(paths: string[], regoVersion: 'v0' | 'v1', builtins: CustomBuiltin[]): Promise<Candidate> {
   const loaded = await loadPaths({ paths, regoVersion });
   const modules: Record<string, string> = {};
   for (const m of loaded.modules) modules[m.file] = m.text;
   if (!loaded.modules.length) throw new CLIError(`${paths[0]}: no .rego files`, 2);
-  return loadCandidate({ modules, data: loaded.data, regoVersion });
+  return loadCandidate({ modules, data: loaded.data, regoVersion, builtins });
 }
 
 /** The message of a parse/compile/activation error, with the diagnostics it does not already name. */
@@ -114,21 +117,21 @@ function messageOf(what: string, e: unknown): string {
   return [head, ...more].join('\n');
 }
 
-async function candidateOf(f: Flags, regoVersion: 'v0' | 'v1'): Promise<Candidate> {
+async function candidateOf(f: Flags, regoVersion: 'v0' | 'v1', builtins: CustomBuiltin[]): Promise<Candidate> {
   try {
-    if (f.bundle) return await loadCandidate({ bundle: await bundleAt(f.bundle), regoVersion });
-    return await filesCandidate([f.policy!, ...f.data], regoVersion);
+    if (f.bundle) return await loadCandidate({ bundle: await bundleAt(f.bundle), regoVersion, builtins });
+    return await filesCandidate([f.policy!, ...f.data], regoVersion, builtins);
   } catch (e) {
     if (e instanceof CLIError) throw e;
     throw new CLIError(messageOf(`candidate ${f.bundle ?? f.policy}`, e), 2);
   }
 }
 
-async function baselineOf(where: string, regoVersion: 'v0' | 'v1'): Promise<Candidate> {
+async function baselineOf(where: string, regoVersion: 'v0' | 'v1', builtins: CustomBuiltin[]): Promise<Candidate> {
   try {
     // a directory with a .manifest or data files is still read as .rego files plus data
-    if (isDir(where)) return await filesCandidate([where], regoVersion);
-    return await loadCandidate({ bundle: await bundleAt(where), regoVersion });
+    if (isDir(where)) return await filesCandidate([where], regoVersion, builtins);
+    return await loadCandidate({ bundle: await bundleAt(where), regoVersion, builtins });
   } catch (e) {
     if (e instanceof CLIError) throw e;
     throw new CLIError(messageOf(`baseline ${where}`, e), 2);
@@ -241,8 +244,9 @@ async function replayAction(f: Flags): Promise<void> {
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
 
   const events = decisionsOf(f.decisions);
-  const candidate = await candidateOf(f, regoVersion);
-  const baseline = f.baseline ? await baselineOf(f.baseline, regoVersion) : undefined;
+  const customBuiltins = await loadBuiltinModules(f.builtins);
+  const candidate = await candidateOf(f, regoVersion, customBuiltins);
+  const baseline = f.baseline ? await baselineOf(f.baseline, regoVersion, customBuiltins) : undefined;
   const bar = progressBar();
   let report: ImpactReport;
   try {

@@ -9,6 +9,7 @@
 import { readBundleFromBytes, type Bundle } from '../../bundle/index.js';
 import { isPlainObject, parseJSON, type Value } from '../../engine/index.js';
 import { RegolithEngine } from '../../engine/store-engine.js';
+import type { CustomBuiltin } from '../../engine/custom-builtins.js';
 import { StoreActivator } from '../../plugins/bundle/activate.js';
 
 export interface CandidateSource {
@@ -20,6 +21,8 @@ export interface CandidateSource {
   data?: unknown;
   /** Syntax of modules that do not say (a bundle's manifest may); default v1. */
   regoVersion?: 'v0' | 'v1';
+  /** Custom built-ins the policy calls (the server's own, for the console's impact analysis). */
+  builtins?: Iterable<CustomBuiltin>;
 }
 
 export interface Candidate {
@@ -161,7 +164,7 @@ function toValue(v: unknown): Value {
  * not parse or compile (ActivationError / EngineError, with the diagnostics).
  */
 export async function loadCandidate(c: CandidateSource): Promise<Candidate> {
-  const engine = new RegolithEngine({ regoVersion: c.regoVersion ?? 'v1' });
+  const engine = new RegolithEngine({ regoVersion: c.regoVersion ?? 'v1', builtins: c.builtins });
   if (c.bundle) {
     if (c.modules || c.data !== undefined) throw new Error('a candidate is a bundle or modules (with data), not both');
     const bundle = c.bundle instanceof Uint8Array ? await readBundleFromBytes(c.bundle) : c.bundle;

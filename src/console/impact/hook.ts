@@ -38,6 +38,8 @@ async function fetchBundle(url: string, max: number): Promise<Buffer> {
 export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<{ status: number; body: unknown }> {
   const max = o.maxBundleBytes ?? 64 * 1024 * 1024;
   return async (request) => {
+    // the candidate may call the server's custom built-ins, as the live policy does
+    const builtins = o.engine.builtins.definitions();
     const req = JSON.parse(toJSONText(request as Value)) as unknown;
     if (!isObj(req) || !isObj(req['candidate'])) return bad('the request needs a "candidate": {bundle_base64 | bundle_url | modules}');
     const c = req['candidate'];
@@ -46,9 +48,9 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
       if (typeof c['bundle_base64'] === 'string') {
         const b = Buffer.from(c['bundle_base64'], 'base64');
         if (b.length > max) return bad(`the bundle is larger than ${max} bytes`);
-        candidate = await loadCandidate({ bundle: b });
+        candidate = await loadCandidate({ bundle: b, builtins });
       } else if (typeof c['bundle_url'] === 'string') {
-        candidate = await loadCandidate({ bundle: await fetchBundle(c['bundle_url'], max) });
+        candidate = await loadCandidate({ bundle: await fetchBundle(c['bundle_url'], max), builtins });
       } else if (isObj(c['modules'])) {
         const modules: Record<string, string> = {};
         for (const [k, v] of Object.entries(c['modules'])) {
@@ -56,7 +58,7 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
           modules[k] = v;
         }
         // edited modules decide over the server's data
-        candidate = await loadCandidate({ modules, data: JSON.parse(toJSONText(o.engine.store.snapshot().data as Value)) });
+        candidate = await loadCandidate({ modules, data: JSON.parse(toJSONText(o.engine.store.snapshot().data as Value)), builtins });
       } else return bad('candidate: give bundle_base64, bundle_url or modules');
     } catch (e) {
       return bad(`the candidate cannot be loaded: ${(e as Error).message}`);

@@ -161,7 +161,7 @@ export async function replay(events: AsyncIterable<unknown> | unknown[], candida
     opts.onProgress?.(report.total, total);
   }
 
-  const baseline = opts.baseline === undefined ? undefined : isCandidate(opts.baseline) ? opts.baseline : await loadCandidate({ modules: opts.baseline });
+  const baseline = opts.baseline === undefined ? undefined : isCandidate(opts.baseline) ? opts.baseline : await loadCandidate({ modules: opts.baseline, builtins: candidate.engine.builtins.definitions() });
   const mine = candidate.ruleSignatures();
   const theirs = baseline?.ruleSignatures();
   for (const { example, ref, input } of pending) {
