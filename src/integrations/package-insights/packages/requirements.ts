@@ -1,13 +1,10 @@
 // requirements.txt: only pinned requirements (`name==version`) name one version; anything
 // else cannot be checked and is an error naming its line. Extras, environment markers,
-// hashes, comments and continuation lines are understood; option lines are skipped.
+// hashes, comments and continuation lines are understood; option lines are skipped. Names
+// are sent as written (the insights API takes names "including capitalization" and answers
+// with the canonical one in versionKey), never normalised here.
 
 import { PackageListError, type VersionKey } from './types.js';
-
-/** PEP 503 normalisation: lower case, runs of - _ . become one -. */
-export function normalizePypiName(n: string): string {
-  return n.toLowerCase().replace(/[-_.]+/g, '-');
-}
 
 export function readRequirements(text: string, file: string): VersionKey[] {
   const out: VersionKey[] = [];
@@ -30,7 +27,7 @@ export function readRequirements(text: string, file: string): VersionKey[] {
     const req = t.split(';')[0]!.replace(/\s--hash=\S+/g, '').trim();
     const m = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*===?\s*([^\s,;]+)$/.exec(req);
     if (!m) throw new PackageListError(`${file}:${row}: ${JSON.stringify(req)} is not pinned to one version (use name==version)`);
-    out.push({ system: 'PYPI', name: normalizePypiName(m[1]!), version: m[3]! });
+    out.push({ system: 'PYPI', name: m[1]!, version: m[3]! });
   }
   return out;
 }

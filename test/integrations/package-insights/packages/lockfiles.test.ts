@@ -315,13 +315,13 @@ python-versions = "^3.11"
 content-hash = "7a5c4e3b2f1d0c9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f8e7d6c5b"
 `;
 
-  it('lists every package, names normalised per PEP 503', () => {
+  it('lists every package, names as the lock writes them (capitalization included, as the API takes them)', () => {
     expect(readPackageList('poetry.lock', lock)).toEqual([
       pypi('certifi', '2023.7.22'),
       pypi('pandas', '2.1.1'),
       pypi('requests', '2.31.0'),
-      pypi('typing-extensions', '4.8.0'),
-      pypi('zope-interface', '6.1'),
+      pypi('Typing_Extensions', '4.8.0'),
+      pypi('zope.interface', '6.1'),
     ]);
   });
 
@@ -344,7 +344,7 @@ content-hash = "abc"
     {file = "backports.zoneinfo-0.2.1.tar.gz", hash = "sha256:fadbfe37f74051d024037f223b8e001611eac868b5c5b06144ef4d8b799862f2"},
 ]
 `;
-    expect(readPackageList('poetry.lock', old)).toEqual([pypi('backports-zoneinfo', '0.2.1')]);
+    expect(readPackageList('poetry.lock', old)).toEqual([pypi('backports.zoneinfo', '0.2.1')]);
   });
 
   it('a package without version is an error naming the file', () => {
@@ -373,12 +373,12 @@ zope.interface===6.1
 
   it('reads pinned requirements with extras, markers, hashes and comments', () => {
     expect(readPackageList('requirements.txt', reqs)).toEqual([
-      pypi('django', '4.2.7'),
+      pypi('Django', '4.2.7'),
       pypi('requests', '2.31.0'),
       pypi('tomli', '2.0.1'),
-      pypi('typing-extensions', '4.8.0'),
+      pypi('Typing_Extensions', '4.8.0'),
       pypi('urllib3', '2.0.7'),
-      pypi('zope-interface', '6.1'),
+      pypi('zope.interface', '6.1'),
       pypi('pyyaml', '6.0.1'),
     ]);
   });
@@ -471,8 +471,8 @@ pkg:pypi/django@4.2
 
 describe('readPackageList', () => {
   it('drops duplicates, keeping the first appearance', () => {
-    const reqs = 'urllib3==2.0.7\nDjango==4.2.7\nurllib3==2.0.7\ndjango==4.2.7\nurllib3==1.26.18\n';
-    expect(readPackageList('requirements.txt', reqs)).toEqual([pypi('urllib3', '2.0.7'), pypi('django', '4.2.7'), pypi('urllib3', '1.26.18')]);
+    const reqs = 'urllib3==2.0.7\nDjango==4.2.7\nurllib3==2.0.7\nDjango==4.2.7\nurllib3==1.26.18\n';
+    expect(readPackageList('requirements.txt', reqs)).toEqual([pypi('urllib3', '2.0.7'), pypi('Django', '4.2.7'), pypi('urllib3', '1.26.18')]);
     const lock = JSON.stringify({
       lockfileVersion: 3,
       packages: { '': {}, 'node_modules/b': { version: '1.0.0' }, 'node_modules/a': { version: '1.0.0' }, 'node_modules/a/node_modules/b': { version: '1.0.0' } },
