@@ -36,7 +36,8 @@ afterEach(async () => {
 
 function pipelineConfig(adapter: Record<string, unknown> = {}, token = 'ci-secret'): Record<string, unknown> {
   return {
-    services: { ci: { url: ci.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 5 } },
+    // 25 configured seconds = 500 ms here: a shorter deadline times out under a loaded machine, and the retry counts as an extra request
+    services: { ci: { url: ci.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 25 } },
     adapters: { pipeline: { type: 'build_pipeline', service: 'ci', trigger: 'manual', retry: { max_retries: 1 }, ...adapter } },
   };
 }

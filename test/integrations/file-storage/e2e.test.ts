@@ -55,7 +55,8 @@ const EMAILS = ['bob@acme.example', 'ext@partner.example'];
 
 function config(adapter: Record<string, unknown> = {}, token = 'drive-secret'): Record<string, unknown> {
   return {
-    services: { gdrive: { url: api.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 5 } },
+    // 25 configured seconds = 500 ms here: at 100 ms a loaded machine timed reads out (retried, or failed with no document)
+    services: { gdrive: { url: api.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 25 } },
     adapters: { drive: { type: 'drive', service: 'gdrive', trigger: 'manual', retry: { max_retries: 1 }, max_results: 5, permission_ids_for: EMAILS, ...adapter } },
   };
 }
