@@ -13,9 +13,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function client(handler: Handler, retry: Partial<typeof DEFAULT_RETRY> = {}, msPerSecond = 10): Promise<AdapterHttp> {
+async function client(handler: Handler, retry: Partial<typeof DEFAULT_RETRY> = {}, msPerSecond = 10, headerTimeoutSeconds = 10): Promise<AdapterHttp> {
   server = await httpServer(handler);
-  const svc = new ServiceClient({ name: 'api', url: server.url, headers: { 'x-extra': 'yes' }, allow_insecure_tls: false, response_header_timeout_seconds: 10, credentials: { bearer: { token: 't0k', scheme: 'Bearer' } } }, msPerSecond);
+  const svc = new ServiceClient({ name: 'api', url: server.url, headers: { 'x-extra': 'yes' }, allow_insecure_tls: false, response_header_timeout_seconds: headerTimeoutSeconds, credentials: { bearer: { token: 't0k', scheme: 'Bearer' } } }, msPerSecond);
   return new AdapterHttp(svc, fastTiming(msPerSecond), { ...DEFAULT_RETRY, ...retry });
 }
 
@@ -188,7 +188,8 @@ describe('AdapterHttp queries and cache size', () => {
   });
 
   it('keeps at most 256 responses, dropping the oldest', async () => {
-    const http = await client((req, res) => json(200, { url: req.url }, { 'cache-control': 'max-age=3600' })(req, res));
+    // a 1 s header deadline (100 configured seconds): at 100 ms a loaded machine timed one of the 300 out, and its retry was a 301st request
+    const http = await client((req, res) => json(200, { url: req.url }, { 'cache-control': 'max-age=36000' })(req, res), {}, 10, 100);
     for (let i = 0; i < 300; i++) await http.json({ path: `/p${i}` });
     expect(server!.requests).toHaveLength(300);
     await http.json({ path: '/p299' }); // recent: kept
