@@ -49,6 +49,13 @@ describe('regolith eval --builtins', () => {
     expect(JSON.parse(r.stdout)).toEqual([{ title: 'bad package', location: { row: 1 } }, 'A']);
   });
 
+  it('--strict checks the modules with the custom built-ins declared', () => {
+    const d = dir({ 'lint.rego': POLICY, 'input.json': '{"text": "package bad\\n"}' });
+    const r = regolith(['eval', '--strict', '--builtins', LINTER, '-d', join(d, 'lint.rego'), '-i', join(d, 'input.json'), '--format', 'raw', 'data.lint.finding']);
+    expect(r.stderr).toBe('');
+    expect(JSON.parse(r.stdout)).toEqual({ title: 'bad package', location: { row: 1 } });
+  });
+
   it('repeats: built-ins from several modules', () => {
     const r = regolith(['eval', '--builtins', LINTER, '--builtins', join(FIXTURES, 'commonjs.cjs'), '--format', 'raw', 'cjs.double(count(custom.parse_module("package x").package))']);
     expect(r.stdout.trim()).toBe('2');

@@ -5,7 +5,7 @@
 
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
-import { BufferTracer, compile, CoverageTracer, isPlainObject, RObject, RSet, coverageReport, parseModule, parseQuery, partialPlan, planQueryInPackage, toEngineError, type ExplainMode, type PackageContext, type RegoEvalError, type RegoVersion, type Tracer, type TraceEvent, type Value } from '../../engine/index.js';
+import { BufferTracer, compile, CoverageTracer, CustomBuiltins, isPlainObject, RObject, RSet, coverageReport, parseModule, parseQuery, partialPlan, planQueryInPackage, toEngineError, type ExplainMode, type PackageContext, type RegoEvalError, type RegoVersion, type Tracer, type TraceEvent, type Value } from '../../engine/index.js';
 import { Profiler, profileSortOrder, type ExprStats } from '../../engine/profiler.js';
 import { parseDataJSON } from '../../bundle/load.js';
 import { parseDuration } from '../duration.js';
@@ -16,8 +16,9 @@ import { buildPolicySet, CommandErrors, toErrorDetails, type PolicySet } from '.
 import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundlePaths, data, explain, format, ignore, input, refused, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
+import { allowedBuiltins } from '../capabilities-flag.js';
 import { collect, collectList } from '../options.js';
 
 const evalCommand = command({
@@ -45,6 +46,7 @@ const evalCommand = command({
     ignore(),
     opt('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80'),
     builtins(),
+    capabilities(),
     // OPA's other eval flags, in the order of `opa eval --help`.
     opt('--count <n>', 'number of times to repeat each benchmark', '1'),
     opt('--coverage', 'report coverage'),
@@ -73,8 +75,6 @@ const evalCommand = command({
       '--shallow-inlining is not supported; use --disable-inlining <path> to keep chosen rules out of the residual queries'),
     refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
       '--schema is not supported yet: regolith eval does not type-check input and data against JSON Schema; validate the input with json.verify_schema/json.match_schema in the policy'),
-    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
-      '--capabilities is not supported yet by regolith eval: every built-in of `regolith capabilities --current` is available'),
     refused('--var-values', 'show local variable values in pretty trace output (not supported yet)', () =>
       '--var-values is not supported yet; --explain full --format json lists the bindings of each trace event (locals)'),
   ],
@@ -229,11 +229,13 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
       f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? await readTombstoneInput(f.input)
       : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
-    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: await loadBuiltinModules(f.builtins) });
+    const customBuiltins = await loadBuiltinModules(f.builtins);
+    const allowed = allowedBuiltins(f.capabilities);
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed });
     // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
     if (f.strict) {
       try {
-        compile([...set.modules.values()], { strict: true });
+        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed });
       } catch (e) {
         throw new CommandErrors(toErrorDetails(e));
       }
