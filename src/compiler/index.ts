@@ -40,6 +40,11 @@ export interface CompileOptions {
   strict?: boolean;
   /** Custom built-ins of this policy (src/engine/custom-builtins.ts). */
   builtins?: BuiltinOverlay;
+  /**
+   * OPA's capabilities: the only built-ins calls may name (`--capabilities`); a call to
+   * any other is `undefined function` as in OPA. Unset: every built-in.
+   */
+  allowedBuiltins?: ReadonlySet<string>;
 }
 
 export interface CompiledQuery {
@@ -163,6 +168,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   const errors: RegoErrorDetail[] = [];
   const root = new RuleNode([], undefined);
   root.builtins = opts.builtins;
+  root.allowedBuiltins = opts.allowedBuiltins;
   // rule names per package, across modules
   const names = new Map<string, Set<string>>();
   for (const m of modules) {

@@ -49,6 +49,8 @@ export class RuleNode {
   cache: Record<string, unknown> = {};
   /** On the root only: the policy's custom built-ins (see builtins/table.ts). */
   builtins?: BuiltinOverlay;
+  /** On the root only: the built-ins capabilities allow (unset: all), see CompileOptions. */
+  allowedBuiltins?: ReadonlySet<string>;
   constructor(
     readonly path: string[],
     readonly parent: RuleNode | undefined,

@@ -31,7 +31,8 @@ export function checkCalls(body: Body, root: RuleNode, errors: RegoErrorDetail[]
       const name = refName(op);
       if (!name) return;
       if (SPECIAL.has(name)) return;
-      const b = declarationIn(root.builtins, name);
+      const allowed = root.allowedBuiltins;
+      const b = allowed && !allowed.has(name) ? undefined : declarationIn(root.builtins, name);
       // Deprecated built-ins exist (as in OPA's capabilities); v1 modules get OPA's
       // "deprecated built-in function calls" error from a later stage (module-checks.ts).
       if (!b) {

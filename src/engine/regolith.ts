@@ -24,6 +24,8 @@ export interface RegolithOptions {
   print?: (message: string) => void;
   /** Custom built-in functions of this instance (see custom-builtins.ts). */
   builtins?: Iterable<CustomBuiltin>;
+  /** OPA's capabilities: the only built-ins policies and queries may call (default: all). */
+  allowedBuiltins?: Iterable<string>;
 }
 
 export interface EvaluateOptions {
@@ -220,7 +222,8 @@ export class Regolith {
 
   /** Compiles the modules (cached until they change). Throws RegoCompileError. */
   compile(): CompiledPolicy {
-    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined });
+    const allowed = this.options.allowedBuiltins;
+    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined });
     return this.compiled;
   }
 

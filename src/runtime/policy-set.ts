@@ -43,9 +43,10 @@ export interface PolicySet {
 
 export function buildPolicySet(
   loaded: Loaded,
-  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[] } = {},
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string> } = {},
 ): PolicySet {
-  const regolith = new Regolith({ regoVersion: opts.regoVersion, strictBuiltinErrors: opts.strictBuiltinErrors, print: opts.print, builtins: opts.builtins });
+  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins } = opts;
+  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins });
   const modules = new Map<string, Module>();
   const errors: RegoErrorDetail[] = [];
   for (const m of loaded.modules) {
