@@ -42,6 +42,9 @@ export const stdinInput = () => opt('-I, --stdin-input', 'read input document fr
 /** `--builtins <file>`: custom built-in functions from a JavaScript module (Regolith's own; repeatable). */
 export const builtins = () => opt('--builtins <file>', 'load custom built-in functions from a JavaScript module (docs/custom-builtins.md); repeatable', collect, [] as string[]);
 
+/** `--capabilities <file-or-version>`: the built-ins policies may call (read with capabilities-flag.ts). */
+export const capabilities = () => opt('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path');
+
 /** `-S, --strict`: the compiler's strict mode. */
 export const strict = () => opt('-S, --strict', 'enable compiler strict mode');
 

@@ -11,8 +11,9 @@ import { globMatch } from '../../bundle/verify.js';
 import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundleMode, format, ignore, refused, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, capabilities, format, ignore, refused, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
+import { allowedBuiltins } from '../capabilities-flag.js';
 
 const checkCommand = command({
   name: 'check',
@@ -27,10 +28,9 @@ const checkCommand = command({
     v0Compatible(),
     v1Compatible(),
     builtins(),
+    capabilities(),
     refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
       '--schema is not supported yet: regolith check does not type-check input and data against JSON Schema'),
-    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
-      '--capabilities is not supported yet by regolith check: every built-in of `regolith capabilities --current` is checked against'),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
       v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith checks Rego for its own evaluator (no Wasm); drop -t or use -t rego`),
   ],
@@ -87,6 +87,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   const sources: Source[] = [];
   for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
   const custom = new CustomBuiltins(await loadBuiltinModules(opts.builtins));
+  const allowed = allowedBuiltins(opts.capabilities);
   const errors: RegoErrorDetail[] = [];
   const fallback = opts.v0Compatible ? 'v0' : 'v1';
   const modules: Module[] = [];
@@ -102,7 +103,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   let compiled = false;
   if (errors.length === 0) {
     try {
-      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined });
+      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined, allowedBuiltins: allowed });
     } catch (e) {
       if (!(e instanceof RegoCompileError)) throw e;
       errors.push(...e.errors);

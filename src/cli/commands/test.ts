@@ -11,8 +11,9 @@ import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, builtins, bundleMode, explain, format, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
+import { allowedBuiltins } from '../capabilities-flag.js';
 
 const testCommand = command({
   name: 'test',
@@ -35,6 +36,7 @@ const testCommand = command({
     v0Compatible(),
     v1Compatible(),
     builtins(),
+    capabilities(),
     // OPA's other test flags.
     opt('--count <n>', 'number of times to repeat each test', '1'),
     opt('-p, --parallel <n>', 'the number of tests that can run in parallel (accepted; regolith runs them one after another on one thread)'),
@@ -45,8 +47,6 @@ const testCommand = command({
       '--var-values is not supported yet; -v --explain full shows the trace of failing tests'),
     refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
       '--schema is not supported yet: regolith test does not type-check input and data against JSON Schema'),
-    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
-      '--capabilities is not supported yet by regolith test: every built-in of `regolith capabilities --current` is available'),
     refused('-w, --watch', 'watch for file changes and re-run tests (not supported)', () =>
       '--watch is not supported by regolith test; re-run it from a file watcher (e.g. `watchexec regolith test .`)'),
   ],
@@ -113,7 +113,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       ignore: f.ignore,
       regoVersion,
     });
-    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins) });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities) });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
