@@ -13,6 +13,8 @@ import { forEachVarShallow, refName } from './terms.js';
 import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
 import { checkRecursion } from './recursion.js';
 import { checkCalls } from './typecheck.js';
+import { checkInputRefs } from './schema-refs.js';
+import type { TypeDecl } from './builtins/types.js';
 import { checkConflicts } from './conflicts.js';
 import { checkDeclarations, checkQueryDeclarations } from './declared.js';
 import {
@@ -45,6 +47,8 @@ export interface CompileOptions {
    * any other is `undefined function` as in OPA. Unset: every built-in.
    */
   allowedBuiltins?: ReadonlySet<string>;
+  /** The type of `input` (from a JSON Schema, `--schema`): refs into input are checked against it. */
+  inputType?: TypeDecl;
 }
 
 export interface CompiledQuery {
@@ -75,6 +79,7 @@ export class CompiledPolicy {
     const { body: reordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
     const ordered = hoistNegatedBody(reordered, { namer, unify: QUERY_UNIFY });
     checkCalls(ordered, this.root, errors);
+    if (this.root.inputType) checkInputRefs(ordered, this.root.inputType, errors);
     if (errors.length) throw new RegoCompileError(errors);
     const outputVars: string[] = [];
     for (const e of body) {
@@ -169,6 +174,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   const root = new RuleNode([], undefined);
   root.builtins = opts.builtins;
   root.allowedBuiltins = opts.allowedBuiltins;
+  root.inputType = opts.inputType;
   // rule names per package, across modules
   const names = new Map<string, Set<string>>();
   for (const m of modules) {
@@ -202,6 +208,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   for (const { cr } of pending) rewriteRule(cr, root, errors);
   if (errors.length === 0) {
     for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkCalls(x.body, root, errors, x);
+    if (root.inputType) for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkInputRefs(x.body, root.inputType, errors, x);
     checkRecursion(root, errors);
   }
   stage(errors);

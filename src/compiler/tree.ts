@@ -6,6 +6,7 @@
 import type { Body, Location, Module, Rule, Term } from '../lang/ast.js';
 import type { LocalNamer } from './locals.js';
 import type { BuiltinOverlay } from './builtins/table.js';
+import type { TypeDecl } from './builtins/types.js';
 
 export type RuleKind = 'complete' | 'set' | 'general' | 'function';
 
@@ -51,6 +52,8 @@ export class RuleNode {
   builtins?: BuiltinOverlay;
   /** On the root only: the built-ins capabilities allow (unset: all), see CompileOptions. */
   allowedBuiltins?: ReadonlySet<string>;
+  /** On the root only: the type of `input` from a JSON Schema (unset: any), see CompileOptions. */
+  inputType?: TypeDecl;
   constructor(
     readonly path: string[],
     readonly parent: RuleNode | undefined,
