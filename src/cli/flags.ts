@@ -45,6 +45,9 @@ export const builtins = () => opt('--builtins <file>', 'load custom built-in fun
 /** `--capabilities <file-or-version>`: the built-ins policies may call (read with capabilities-flag.ts). */
 export const capabilities = () => opt('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path');
 
+/** `-s, --schema <path>`: a JSON Schema for input, or a directory with input.json (read with schema-flag.ts). */
+export const schema = () => opt('-s, --schema <path>', 'set schema file path or directory path (input.json in a directory is the schema of input)');
+
 /** `-S, --strict`: the compiler's strict mode. */
 export const strict = () => opt('-S, --strict', 'enable compiler strict mode');
 

@@ -11,6 +11,8 @@ export { compile, CompiledPolicy, RegoCompileError, type CompiledQuery, type Com
 export { RegoEvalError } from '../eval/errors.js';
 export { ndBuiltinCacheValue } from '../eval/builtins/nd-cache.js';
 export { capabilitiesBuiltins } from '../compiler/builtins/index.js';
+export { schemaToType, SchemaError } from '../compiler/schema-types.js';
+export type { TypeDecl } from '../compiler/builtins/types.js';
 export { QueryPlan, IOPending, type RawResult, type RunOptions } from '../eval/query.js';
 export { BufferTracer, type Tracer, type ExplainMode } from '../eval/explain.js';
 export { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport } from '../eval/trace/coverage.js';

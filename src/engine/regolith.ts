@@ -13,6 +13,7 @@ import { runPlan } from './run.js';
 import { partialPlan, type PartialQueries } from './partial.js';
 import { asyncBuiltinOf, CustomBuiltins, type CustomBuiltin } from './custom-builtins.js';
 import { capabilitiesBuiltins } from '../compiler/builtins/index.js';
+import type { TypeDecl } from '../compiler/builtins/types.js';
 import { inputOf } from './input-text.js';
 
 export interface RegolithOptions {
@@ -26,6 +27,8 @@ export interface RegolithOptions {
   builtins?: Iterable<CustomBuiltin>;
   /** OPA's capabilities: the only built-ins policies and queries may call (default: all). */
   allowedBuiltins?: Iterable<string>;
+  /** The type of `input` (schemaToType of a JSON Schema): refs into input are type-checked against it. */
+  inputType?: TypeDecl;
 }
 
 export interface EvaluateOptions {
@@ -223,7 +226,7 @@ export class Regolith {
   /** Compiles the modules (cached until they change). Throws RegoCompileError. */
   compile(): CompiledPolicy {
     const allowed = this.options.allowedBuiltins;
-    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined });
+    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined, inputType: this.options.inputType });
     return this.compiled;
   }
 

@@ -13,6 +13,7 @@ import {
   type Module,
   type RegoErrorDetail,
   type RegoVersion,
+  type TypeDecl,
 } from '../engine/index.js';
 import { formatErrors } from '../engine/syntax.js';
 import type { Loaded } from './load-paths.js';
@@ -43,10 +44,10 @@ export interface PolicySet {
 
 export function buildPolicySet(
   loaded: Loaded,
-  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string> } = {},
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string>; inputType?: TypeDecl } = {},
 ): PolicySet {
-  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins } = opts;
-  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins });
+  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType } = opts;
+  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType });
   const modules = new Map<string, Module>();
   const errors: RegoErrorDetail[] = [];
   for (const m of loaded.modules) {

@@ -219,7 +219,6 @@ describe('eval: other flags', () => {
       [['-O', '2'], 'drop -O'],
       [['-e', 'authz/allow'], 'drop it'],
       [['--shallow-inlining'], '--disable-inlining'],
-      [['--schema', 'schema.json'], 'json.verify_schema'],
       [['--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
       [['--var-values'], '--explain full'],
     ];

@@ -41,7 +41,6 @@ describe('flags OPA has that regolith refuses', () => {
     [['test', '--schema', 's.json'], 'JSON Schema'],
     [['test', '--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
     [['test', '--watch'], 'file watcher'],
-    [['check', '--schema', 's.json'], 'JSON Schema'],
     [['check', '--capabilities', 'caps.json'], 'regolith capabilities --current'],
     [['check', '-t', 'wasm'], 'use -t rego'],
     [['fmt', '--rego-v1'], '--v0-v1'],

@@ -11,9 +11,10 @@ import { globMatch } from '../../bundle/verify.js';
 import { CLIError } from '../io.js';
 import { jsonErrors, prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundleMode, capabilities, format, ignore, refused, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, capabilities, format, ignore, refused, schema, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { allowedBuiltins } from '../capabilities-flag.js';
+import { inputTypeFromSchema } from '../schema-flag.js';
 
 const checkCommand = command({
   name: 'check',
@@ -29,8 +30,7 @@ const checkCommand = command({
     v1Compatible(),
     builtins(),
     capabilities(),
-    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
-      '--schema is not supported yet: regolith check does not type-check input and data against JSON Schema'),
+    schema(),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
       v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith checks Rego for its own evaluator (no Wasm); drop -t or use -t rego`),
   ],
@@ -88,6 +88,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
   const custom = new CustomBuiltins(await loadBuiltinModules(opts.builtins));
   const allowed = allowedBuiltins(opts.capabilities);
+  const inputType = inputTypeFromSchema(opts.schema);
   const errors: RegoErrorDetail[] = [];
   const fallback = opts.v0Compatible ? 'v0' : 'v1';
   const modules: Module[] = [];
@@ -103,7 +104,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   let compiled = false;
   if (errors.length === 0) {
     try {
-      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined, allowedBuiltins: allowed });
+      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined, allowedBuiltins: allowed, inputType });
     } catch (e) {
       if (!(e instanceof RegoCompileError)) throw e;
       errors.push(...e.errors);

@@ -16,9 +16,10 @@ import { buildPolicySet, CommandErrors, toErrorDetails, type PolicySet } from '.
 import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, schema, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { allowedBuiltins } from '../capabilities-flag.js';
+import { inputTypeFromSchema } from '../schema-flag.js';
 import { collect, collectList } from '../options.js';
 
 const evalCommand = command({
@@ -47,6 +48,7 @@ const evalCommand = command({
     opt('--pretty-limit <n>', 'set limit after which pretty output gets truncated', '80'),
     builtins(),
     capabilities(),
+    schema(),
     // OPA's other eval flags, in the order of `opa eval --help`.
     opt('--count <n>', 'number of times to repeat each benchmark', '1'),
     opt('--coverage', 'report coverage'),
@@ -73,8 +75,6 @@ const evalCommand = command({
       '--entrypoint only applies to -O optimization, which regolith does not support; drop it (and -O)'),
     refused('--shallow-inlining', 'disable inlining of rules that depend on unknowns (not supported)', () =>
       '--shallow-inlining is not supported; use --disable-inlining <path> to keep chosen rules out of the residual queries'),
-    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
-      '--schema is not supported yet: regolith eval does not type-check input and data against JSON Schema; validate the input with json.verify_schema/json.match_schema in the policy'),
     refused('--var-values', 'show local variable values in pretty trace output (not supported yet)', () =>
       '--var-values is not supported yet; --explain full --format json lists the bindings of each trace event (locals)'),
   ],
@@ -231,11 +231,12 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
     const t1 = process.hrtime.bigint();
     const customBuiltins = await loadBuiltinModules(f.builtins);
     const allowed = allowedBuiltins(f.capabilities);
-    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed });
+    const inputType = inputTypeFromSchema(f.schema);
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed, inputType });
     // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
     if (f.strict) {
       try {
-        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed });
+        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed, inputType });
       } catch (e) {
         throw new CommandErrors(toErrorDetails(e));
       }

@@ -1,0 +1,87 @@
+// -s/--schema <file or dir> on eval and check: refs into input are type-checked against a
+// JSON Schema as `opa eval/check --schema` do, errors in OPA's shape.
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ensureBuilt, regolith } from './helpers.js';
+
+beforeAll(() => ensureBuilt(), 300_000);
+
+const SCHEMA = {
+  type: 'object',
+  properties: { user: { $ref: '#/definitions/user' } },
+  definitions: { user: { type: 'object', properties: { name: { type: 'string' }, roles: { type: 'array', items: { type: 'string' } } } } },
+};
+
+function setup(policy: string): { dir: string; policy: string; schema: string; schemaDir: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'regolith-schema-'));
+  const file = join(dir, 'p.rego');
+  writeFileSync(file, policy);
+  const schemas = mkdtempSync(join(tmpdir(), 'regolith-schema-files-'));
+  const schema = join(schemas, 'input-schema.json');
+  writeFileSync(schema, JSON.stringify(SCHEMA));
+  const schemaDir = join(schemas, 'dir');
+  mkdirSync(schemaDir);
+  writeFileSync(join(schemaDir, 'input.json'), JSON.stringify(SCHEMA));
+  return { dir, policy: file, schema, schemaDir };
+}
+
+const GOOD = 'package p\n\nallow if "admin" in input.user.roles\n';
+const BAD = 'package p\n\nallow if input.user.nmae == "ann"\n';
+
+describe('eval --schema', () => {
+  it('a ref the schema does not have is rego_type_error undefined ref, in OPA JSON shape with details', () => {
+    const { policy, schema } = setup(BAD);
+    const r = regolith(['eval', '--schema', schema, '-d', policy, 'data.p.allow']);
+    expect(r.code).toBe(1);
+    const err = (JSON.parse(r.stdout) as { errors: Record<string, unknown>[] }).errors;
+    expect(err).toHaveLength(1);
+    expect(err[0]).toMatchObject({
+      code: 'rego_type_error',
+      message: 'undefined ref: input.user.nmae',
+      location: { file: policy, row: 3, col: 10 },
+      details: { pos: 2, want: { type: 'string' }, oneOf: ['name', 'roles'] },
+    });
+  });
+
+  it('a policy within the schema evaluates; the same policy without --schema is not checked', () => {
+    const { policy, schema } = setup(GOOD);
+    const r = regolith(['eval', '--schema', schema, '-d', policy, '-I', '--format', 'raw', 'data.p.allow'], { input: '{"user":{"roles":["admin"]}}' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('true\n');
+    const bad = setup(BAD);
+    expect(regolith(['eval', '-d', bad.policy, '--format', 'raw', 'data.p.allow']).code).toBe(0);
+  });
+
+  it('the query is checked too, and a directory gives the input schema by its input.json', () => {
+    const { schemaDir } = setup(GOOD);
+    const r = regolith(['eval', '--schema', schemaDir, '--format', 'pretty', 'input.usr']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain('rego_type_error: undefined ref: input.usr');
+  });
+
+  it('a missing schema file or a $ref outside the document is a clear error', () => {
+    const { dir } = setup(GOOD);
+    const missing = regolith(['eval', '--schema', join(dir, 'none.json'), 'true']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`unable to read schema: stat ${join(dir, 'none.json')}: no such file or directory`);
+    const remote = join(dir, 'remote.json');
+    writeFileSync(remote, JSON.stringify({ $ref: 'https://example.com/s.json' }));
+    const r = regolith(['eval', '--schema', remote, 'true']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('only references within the schema document');
+  });
+});
+
+describe('check --schema', () => {
+  it("reports the undefined ref in OPA's pretty summary line, and passes a policy within the schema", () => {
+    const bad = setup(BAD);
+    const r = regolith(['check', '--schema', bad.schema, bad.policy]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(`1 error occurred: ${bad.policy}:3: rego_type_error: undefined ref: input.user.nmae`);
+    const good = setup(GOOD);
+    expect(regolith(['check', '--schema', good.schemaDir, good.policy]).code).toBe(0);
+  });
+});
