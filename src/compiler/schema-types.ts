@@ -1,7 +1,7 @@
 // JSON Schema -> a Rego type (OPA's v1/ast/schema.go), for `--schema`: the type checker
 // then knows the shape of `input`. Covered: type (one or a list), properties (static keys)
-// with additionalProperties (a dynamic part; `false` or absent closes the object, as in
-// OPA), patternProperties (dynamic), items (one schema or a tuple), enum/const (the type
+// with additionalProperties/patternProperties (other keys, of any type; additionalProperties
+// `false` or absent closes the object, as in OPA), items (one schema or a tuple), enum/const (the type
 // of their values), anyOf/oneOf (a union), allOf (objects merged), and $ref within the
 // document (#/definitions/..., #/$defs/..., any JSON pointer). Anything else is `any` for
 // that part, so an unsupported construct never reports an error the schema does not imply.
@@ -79,10 +79,11 @@ class Converter {
     const statics = Object.keys(props)
       .sort()
       .map((key) => ({ key, value: this.convert(props[key] as Schema, seen) }));
-    let dynamic: { key: TypeDecl; value: TypeDecl } | undefined;
+    // Other keys allowed (additionalProperties other than false, patternProperties): a dynamic
+    // part of any type, as OPA's parser makes it, so nothing under them is reported.
     const extra = s.additionalProperties;
-    if (extra !== undefined && extra !== false) dynamic = { key: ANY, value: extra === true ? ANY : this.convert(extra as Schema, seen) };
-    else if (isRecord(s.patternProperties)) dynamic = { key: { type: 'string' }, value: anyOf(Object.values(s.patternProperties).map((x) => this.convert(x as Schema, seen))) };
+    let dynamic: { key: TypeDecl; value: TypeDecl } | undefined;
+    if ((extra !== undefined && extra !== false) || isRecord(s.patternProperties)) dynamic = { key: ANY, value: ANY };
     // No keys at all: nothing is known of the object's keys.
     if (!statics.length && !dynamic) dynamic = { key: ANY, value: ANY };
     return dynamic ? (statics.length ? { type: 'object', static: statics, dynamic } : { type: 'object', dynamic }) : { type: 'object', static: statics };

@@ -20,7 +20,8 @@ describe('schemaToType', () => {
     const closed = schemaToType({ type: 'object', required: ['b'], properties: { b: S, a: N } });
     expect(closed).toEqual({ type: 'object', static: [{ key: 'a', value: N }, { key: 'b', value: S }] });
     const open = schemaToType({ type: 'object', properties: { a: N }, additionalProperties: S });
-    expect(open).toEqual({ type: 'object', static: [{ key: 'a', value: N }], dynamic: { key: { type: 'any' }, value: S } });
+    expect(open).toEqual({ type: 'object', static: [{ key: 'a', value: N }], dynamic: { key: { type: 'any' }, value: { type: 'any' } } });
+    expect(schemaToType({ type: 'object', properties: { a: N }, patternProperties: { '^x': S } })).toEqual(open);
     expect(schemaToType({ type: 'object' })).toEqual({ type: 'object', dynamic: { key: { type: 'any' }, value: { type: 'any' } } });
   });
 
