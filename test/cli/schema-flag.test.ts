@@ -1,4 +1,4 @@
-// -s/--schema <file or dir> on eval and check: refs into input are type-checked against a
+// -s/--schema <file or dir> on eval, check and test: refs into input are type-checked against a
 // JSON Schema as `opa eval/check --schema` do, errors in OPA's shape.
 
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -83,5 +83,20 @@ describe('check --schema', () => {
     expect(r.stderr).toContain(`1 error occurred: ${bad.policy}:3: rego_type_error: undefined ref: input.user.nmae`);
     const good = setup(GOOD);
     expect(regolith(['check', '--schema', good.schemaDir, good.policy]).code).toBe(0);
+  });
+});
+
+describe('test --schema', () => {
+  it('the modules under test are checked against the input schema', () => {
+    const bad = setup(BAD);
+    writeFileSync(join(bad.dir, 'p_test.rego'), 'package p_test\n\nimport data.p\n\ntest_allow if p.allow with input as {"user": {"name": "ann"}}\n');
+    const r = regolith(['test', '--schema', bad.schema, bad.dir]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rego_type_error: undefined ref: input.user.nmae');
+    const good = setup(GOOD);
+    writeFileSync(join(good.dir, 'p_test.rego'), 'package p_test\n\nimport data.p\n\ntest_allow if p.allow with input as {"user": {"roles": ["admin"]}}\n');
+    const ok = regolith(['test', '--schema', good.schema, good.dir]);
+    expect(ok.stderr + ok.stdout).toContain('PASS: 1/1');
+    expect(ok.code).toBe(0);
   });
 });

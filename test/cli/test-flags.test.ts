@@ -38,7 +38,6 @@ describe('flags OPA has that regolith refuses', () => {
   const cases: [string[], string][] = [
     [['test', '--var-values'], '--explain full'],
     [['test', '-t', 'wasm'], 'use -t rego'],
-    [['test', '--schema', 's.json'], 'JSON Schema'],
     [['test', '--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
     [['test', '--watch'], 'file watcher'],
     [['check', '--capabilities', 'caps.json'], 'regolith capabilities --current'],

@@ -11,9 +11,10 @@ import { jsonReport, prettyReport } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
 import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, schema, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { allowedBuiltins } from '../capabilities-flag.js';
+import { inputTypeFromSchema } from '../schema-flag.js';
 
 const testCommand = command({
   name: 'test',
@@ -37,6 +38,7 @@ const testCommand = command({
     v1Compatible(),
     builtins(),
     capabilities(),
+    schema(),
     // OPA's other test flags.
     opt('--count <n>', 'number of times to repeat each test', '1'),
     opt('-p, --parallel <n>', 'the number of tests that can run in parallel (accepted; regolith runs them one after another on one thread)'),
@@ -45,8 +47,6 @@ const testCommand = command({
       v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
     refused('--var-values', 'show local variable values in test output (not supported yet)', () =>
       '--var-values is not supported yet; -v --explain full shows the trace of failing tests'),
-    refused('-s, --schema <path>', 'set schema file path or directory path (not supported yet)', () =>
-      '--schema is not supported yet: regolith test does not type-check input and data against JSON Schema'),
     refused('-w, --watch', 'watch for file changes and re-run tests (not supported)', () =>
       '--watch is not supported by regolith test; re-run it from a file watcher (e.g. `watchexec regolith test .`)'),
   ],
@@ -113,7 +113,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       ignore: f.ignore,
       regoVersion,
     });
-    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities) });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities), inputType: inputTypeFromSchema(f.schema) });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
