@@ -6,8 +6,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rsaKeys, tempDir, writeTree } from '../bundle/helpers.js';
-import { BIN, ROOT, ensureBuilt, regolith } from './helpers.js';
+import { rsaKeys, tempDir, writeTree } from '../../bundle/helpers.js';
+import { BIN, ROOT, ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

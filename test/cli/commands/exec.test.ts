@@ -5,10 +5,10 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import pino from 'pino';
-import { renderExecReport, runExec, type ExecFlags } from '../../src/cli/commands/exec.js';
-import { toJSONText, type Value } from '../../src/engine/index.js';
-import { tempDir, writeTree } from '../bundle/helpers.js';
-import { archive, gunzipJSON, httpServer, serveBundles } from '../loopback.js';
+import { renderExecReport, runExec, type ExecFlags } from '../../../src/cli/commands/exec.js';
+import { toJSONText, type Value } from '../../../src/engine/index.js';
+import { tempDir, writeTree } from '../../bundle/helpers.js';
+import { archive, gunzipJSON, httpServer, serveBundles } from '../../loopback.js';
 
 const SILENT = pino({ level: 'silent' });
 const json = (v: Value | undefined) => (v === undefined ? undefined : JSON.parse(toJSONText(v)));

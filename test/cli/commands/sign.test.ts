@@ -5,9 +5,9 @@
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { hashBundleFile, readBundle } from '../../src/bundle/index.js';
-import { signBundles } from '../../src/cli/commands/sign.js';
-import { rsaKeys, tempDir, writeTree } from '../bundle/helpers.js';
+import { hashBundleFile, readBundle } from '../../../src/bundle/index.js';
+import { signBundles } from '../../../src/cli/commands/sign.js';
+import { rsaKeys, tempDir, writeTree } from '../../bundle/helpers.js';
 
 function decode(token: string): { header: Record<string, unknown>; payload: Record<string, unknown> } {
   const [h, p] = token.split('.');
@@ -86,7 +86,7 @@ describe('signBundles', () => {
   });
 
   it('signs the files of a bundle archive by their paths in the archive', async () => {
-    const { packEntries } = await import('../../src/bundle/index.js');
+    const { packEntries } = await import('../../../src/bundle/index.js');
     const dir = tempDir();
     const gz = join(dir, 'b.tar.gz');
     writeFileSync(gz, await packEntries([{ path: 'x/data.json', bytes: Buffer.from('{"k": true}') }]));

@@ -5,7 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, ensureBuilt, regolith } from './helpers.js';
+import { BIN, ROOT, ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -250,7 +250,7 @@ describe('regolith run --server', () => {
     const flag = regolith(['run', '-s', '--frobnicate']);
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain("unknown option '--frobnicate'");
-    // Without --server, run is the interactive shell (test/cli/repl-cli.test.ts): here it reads no input and ends.
+    // Without --server, run is the interactive shell (test/cli/commands/repl-cli.test.ts): here it reads no input and ends.
     const repl = regolith(['run', '--history', join(dir, 'history')], { input: '' });
     expect(repl.code).toBe(0);
     expect(repl.stdout).toContain("Run 'help' to see a list of commands.");

@@ -7,8 +7,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addVersion, insightsStandIn, type InsightsStandIn } from '../integrations/package-insights/stand-in.js';
-import { BIN, ensureBuilt, regolith, ROOT } from './helpers.js';
+import { addVersion, insightsStandIn, type InsightsStandIn } from '../../integrations/package-insights/stand-in.js';
+import { BIN, ensureBuilt, regolith, ROOT } from '../helpers.js';
 
 let dir: string;
 let api: InsightsStandIn;

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { writeTree } from '../bundle/helpers.js';
-import { ensureBuilt, regolith } from './helpers.js';
+import { writeTree } from '../../bundle/helpers.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

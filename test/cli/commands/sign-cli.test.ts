@@ -4,8 +4,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { rsaKeys, tempDir, writeTree } from '../bundle/helpers.js';
-import { ensureBuilt, regolith } from './helpers.js';
+import { rsaKeys, tempDir, writeTree } from '../../bundle/helpers.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

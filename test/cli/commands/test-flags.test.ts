@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { cli } from './run-in-process.js';
+import { cli } from '../run-in-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'regolith-test-flags-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

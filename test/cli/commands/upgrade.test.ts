@@ -1,5 +1,5 @@
 // regolith upgrade-check and upgrade-plan (runtime upgrade 1.2 -> 1.3.6): the built binary
-// against the fixtures in fixtures/upgrade and a stand-in management API in this process
+// against the fixtures in test/cli/fixtures/upgrade and a stand-in management API in this process
 // (so the binary is spawned asynchronously: the stand-in must keep answering while it runs).
 
 import { spawn } from 'node:child_process';
@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ensureBuilt, regolith, ROOT } from './helpers.js';
+import { BIN, ensureBuilt, regolith, ROOT } from '../helpers.js';
 
-const FIX = join(import.meta.dirname, 'fixtures/upgrade');
+const FIX = join(import.meta.dirname, '../fixtures/upgrade');
 const TOKEN = 'test-access-token';
 
 let dir: string;

@@ -3,8 +3,8 @@
 // data.repl.input, the commands, and OPA's output shapes.
 
 import { describe, expect, it } from 'vitest';
-import { ReplSession } from '../../src/cli/commands/repl/session.js';
-import { parseModule, type Module, type PlainObject } from '../../src/engine/index.js';
+import { ReplSession } from '../../../src/cli/commands/repl/session.js';
+import { parseModule, type Module, type PlainObject } from '../../../src/engine/index.js';
 
 function session(opts: { modules?: Record<string, string>; data?: PlainObject; regoVersion?: 'v0' | 'v1' } = {}) {
   let out = '';

@@ -6,8 +6,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt } from './helpers.js';
-import { startRun, type RunProcess } from '../runtime/run-process.js';
+import { ensureBuilt } from '../helpers.js';
+import { startRun, type RunProcess } from '../../runtime/run-process.js';
 
 let run: RunProcess;
 beforeAll(async () => {

@@ -5,10 +5,10 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Value } from '../../src/engine/index.js';
-import { loadCandidate } from '../../src/console/impact/index.js';
-import { buildEvent, encodeEvent } from '../../src/plugins/logs/event.js';
-import { ensureBuilt, regolith } from './helpers.js';
+import type { Value } from '../../../src/engine/index.js';
+import { loadCandidate } from '../../../src/console/impact/index.js';
+import { buildEvent, encodeEvent } from '../../../src/plugins/logs/event.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 let dir: string;
 let events: string;
@@ -162,7 +162,7 @@ describe('regolith replay', () => {
   it('--builtins: a candidate that calls custom built-ins (the linter fixture) compiles and replays', () => {
     mkdirSync(join(dir, 'custom'));
     writeFileSync(join(dir, 'custom', 'authz.rego'), 'package authz\n\nallow if custom.slow_upper(input.user) == "ALICE"\n');
-    const fixture = join(import.meta.dirname, '../runtime/fixtures/builtins/linter.js');
+    const fixture = join(import.meta.dirname, '../../runtime/fixtures/builtins/linter.js');
     const without = regolith(['replay', '--policy', join(dir, 'custom'), '--decisions', events]);
     expect(without.code).toBe(2);
     expect(without.stderr).toMatch(/custom\.slow_upper/);

@@ -4,8 +4,8 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { dependencies, depsAction, renderDependencies, type DepsFlags } from '../../src/cli/commands/deps.js';
-import { tempDir, writeTree } from '../bundle/helpers.js';
+import { dependencies, depsAction, renderDependencies, type DepsFlags } from '../../../src/cli/commands/deps.js';
+import { tempDir, writeTree } from '../../bundle/helpers.js';
 
 const POLICY = 'package policy\n\nallow if is_admin\n\nis_admin if "admin" in input.user.roles\n';
 

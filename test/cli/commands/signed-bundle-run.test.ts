@@ -6,8 +6,8 @@ import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { rsaKeys, tempDir } from '../bundle/helpers.js';
-import { BIN, ROOT, ensureBuilt, regolith } from './helpers.js';
+import { rsaKeys, tempDir } from '../../bundle/helpers.js';
+import { BIN, ROOT, ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

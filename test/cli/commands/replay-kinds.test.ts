@@ -1,8 +1,8 @@
 // replay --fail-on-change: the kinds' spellings without `>` (an unquoted `allow->deny` makes
 // the shell write a file named `deny`), and the help that shows one that is safe to paste.
 import { describe, expect, it, vi } from 'vitest';
-import { failKinds } from '../../src/cli/commands/replay.js';
-import { run } from '../../src/cli/program.js';
+import { failKinds } from '../../../src/cli/commands/replay.js';
+import { run } from '../../../src/cli/program.js';
 
 describe('replay --fail-on-change kinds', () => {
   it('allow-to-deny and deny-to-allow name the same kinds as allow->deny and deny->allow', () => {

@@ -7,8 +7,8 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIG, FINGERPRINT, fullBuffer } from '../integrations/crash-reports/fixtures.js';
-import { BIN, ROOT, ensureBuilt, regolith } from './helpers.js';
+import { BIG, FINGERPRINT, fullBuffer } from '../../integrations/crash-reports/fixtures.js';
+import { BIN, ROOT, ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

@@ -1,8 +1,8 @@
 import { join } from 'node:path';
 import { writeFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { tempDir, writeTree } from '../bundle/helpers.js';
-import { ensureBuilt, regolith } from './helpers.js';
+import { tempDir, writeTree } from '../../bundle/helpers.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 

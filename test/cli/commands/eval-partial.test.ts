@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, regolith } from './helpers.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 let dir: string;
 beforeAll(() => {

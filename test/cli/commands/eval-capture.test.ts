@@ -1,7 +1,7 @@
 // `regolith eval` captures expression values as `opa eval` does (OPA's
 // rewriteQueryToCaptureValue): --fail sees no result where a captured value is false.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ensureBuilt, regolith } from './helpers.js';
+import { ensureBuilt, regolith } from '../helpers.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
