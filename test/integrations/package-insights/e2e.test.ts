@@ -51,7 +51,9 @@ function project(): { lockfiles: string[] } {
 
 function config(adapter: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    services: { insights: { url: api.url, response_header_timeout_seconds: 5 } },
+    // 25 configured seconds = 500 ms here: at 100 ms a loaded machine timed out a 5,000-version
+    // batch, and its retry showed as a page or batch asked twice (seen in a full run at load ~5)
+    services: { insights: { url: api.url, response_header_timeout_seconds: 25 } },
     adapters: { insights: { type: 'package_insights', service: 'insights', polling: { min_delay_seconds: 1, max_delay_seconds: 1 }, ...adapter } },
     ...extra,
   };
