@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureBuilt } from '../../cli/helpers.js';
 import { archive, gunzipJSON, httpServer, waitFor, type TestHTTPServer } from '../../loopback.js';
 import { startRun, type RunProcess } from '../../runtime/run-process.js';
-import { NGINX, startNginx, type Nginx } from './nginx.js';
+import { NGINX, startNginx, type Nginx } from '../../nginx.js';
 
 type Doc = Record<string, any>;
 

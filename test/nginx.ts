@@ -1,12 +1,13 @@
 // A real nginx (Debian package `nginx`, installed by .ci/run) serving a directory of static
 // files on loopback, with ETags (nginx's are mtime-size): publish() replaces a file
-// atomically with a distinct mtime so that every version has its own ETag.
+// atomically with a distinct mtime so that every version has its own ETag. Shared by the
+// bundle-polling and discovery end-to-end tests.
 
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { freePort, waitFor } from '../../loopback.js';
+import { freePort, waitFor } from './loopback.js';
 
 export const NGINX = ['/usr/sbin/nginx', '/usr/local/sbin/nginx', '/usr/bin/nginx'].find((p) => existsSync(p));
 
@@ -14,6 +15,8 @@ export interface Nginx {
   url: string;
   /** Serves `bytes` at `/<path>` from now on. */
   publish(path: string, bytes: Buffer): void;
+  /** The lines of nginx's access log so far. */
+  accessLog(): string[];
   stop(): Promise<void>;
 }
 
@@ -72,6 +75,9 @@ http {
       mtime += 100;
       utimesSync(tmp, mtime, mtime);
       renameSync(tmp, file);
+    },
+    accessLog() {
+      return readFileSync(join(dir, 'access.log'), 'utf8').trim().split('\n');
     },
     async stop() {
       if (proc.exitCode === null) {
