@@ -79,3 +79,8 @@ export function refused<const S extends string>(flags: S, description: string, w
     },
   };
 }
+
+/** `--log-timestamp-format`: Go time layouts for log times (run, exec); Regolith writes RFC 3339. */
+export const logTimestampFormat = () =>
+  refused('--log-timestamp-format <layout>', 'set log timestamp format (not supported: log times are RFC 3339)', () =>
+    'the --log-timestamp-format flag is not supported: Regolith writes log times in RFC 3339 (the default of opa)');

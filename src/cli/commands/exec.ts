@@ -23,7 +23,7 @@ import { parseDuration } from '../duration.js';
 import { CLIError } from '../io.js';
 import { LOG_FORMATS, LOG_LEVELS, collect } from '../options.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundlePaths, format, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundlePaths, format, logTimestampFormat, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const execCommand = command({
@@ -42,6 +42,7 @@ const execCommand = command({
     stdinInput(),
     opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'info'),
     opt('--log-format <format>', `set log format (${LOG_FORMATS.join(', ')})`, 'json'),
+    logTimestampFormat(),
     opt('--timeout <duration>', "set exec timeout with a Go-style duration, such as '5m 30s' (default unlimited)", '0s'),
     v0Compatible(),
     v1Compatible(),

@@ -7,7 +7,7 @@ import { LOG_FORMATS, LOG_LEVELS } from '../options.js';
 import { runServer } from '../../runtime/server.js';
 import { verification, verificationConfig } from '../verification-flags.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { builtins, bundleMode, ignore, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, ignore, logTimestampFormat, refused, v0Compatible, v1Compatible } from '../flags.js';
 import { collect, collectList } from '../options.js';
 import { checkListenAddr, portHint } from '../listen-addr.js';
 
@@ -47,6 +47,18 @@ export const runCommand = command({
     verification(),
     builtins(),
     portHint(),
+    logTimestampFormat(),
+    // opa's flags for what Regolith does not have: accepted where nothing needs doing, else one clear error.
+    opt('--disable-telemetry', 'disables anonymous information reporting (Regolith reports nothing: no effect)'),
+    opt('--skip-version-check', 'disables anonymous version reporting (Regolith reports nothing: no effect)'),
+    opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early (Regolith reports every error: no effect)'),
+    refused('--ready-timeout <seconds>', 'wait for configured plugins before starting server (not supported)', () =>
+      'the --ready-timeout flag is not supported: the server starts at once; GET /health?bundles&plugins answers 200 once bundles and plugins are ready'),
+    refused('--h2c', 'enable H2C for HTTP listeners (not supported)', () => 'the --h2c flag is not supported: Regolith serves HTTP/1.1 on plain listeners'),
+    refused('--pprof', "enables pprof endpoints (not supported)", () =>
+      "the --pprof flag is not supported: Go's pprof endpoints do not exist in Node.js; profile the server with node --cpu-prof or --inspect"),
+    refused('-O, --optimize <level>', 'set optimization level (only 0)', (v) =>
+      v === '0' ? undefined : 'optimization levels above 0 are not supported: they rewrite bundles for the wasm and plan targets, which Regolith does not have'),
   ],
   examples: [
     'regolith run examples/sample                  # the interactive shell',

@@ -64,6 +64,33 @@ async function decide(url: string, path: string, input: unknown): Promise<unknow
   return res.json();
 }
 
+describe("regolith run: opa's flags for what Regolith does not have", () => {
+  it('refuses each with one message naming the alternative, never "unknown option"', () => {
+    const cases: [string[], RegExp][] = [
+      [['--h2c'], /--h2c flag is not supported: Regolith serves HTTP\/1\.1/],
+      [['--pprof'], /--pprof flag is not supported: .*node --cpu-prof/],
+      [['--ready-timeout', '5'], /--ready-timeout flag is not supported: .*\/health\?bundles&plugins/],
+      [['--log-timestamp-format', '2006-01-02'], /--log-timestamp-format flag is not supported: .*RFC 3339/],
+      [['-O', '1'], /optimization levels above 0 are not supported/],
+    ];
+    for (const [flags, message] of cases) {
+      const r = regolith(['run', '--server', ...flags, 'examples/sample']);
+      expect(r.code, flags.join(' ')).not.toBe(0);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).not.toMatch(/unknown option/);
+    }
+    const exec = regolith(['exec', '--decision', 'x', '--log-timestamp-format', '2006']);
+    expect(exec.stderr).toMatch(/--log-timestamp-format flag is not supported/);
+  });
+
+  it('accepts the flags that need nothing here (telemetry, version check, max errors, -O 0)', async () => {
+    const s = await start(['--server', '--addr', '127.0.0.1:0', '--disable-telemetry', '--skip-version-check', '-m', '5', '-O', '0', 'examples/sample']);
+    expect(await decide(s.url, 'httpapi/authz/allow', { method: 'GET', path: ['finance', 'salary', 'alice'], user: 'bob' })).toEqual({ result: true });
+    s.child.kill('SIGTERM');
+    expect(await within(s.exited, 15_000, 'exit after SIGTERM')).toBe(0);
+  }, 60_000);
+});
+
 describe('regolith run --server', () => {
   it('serves decisions for the sample policy on a free port and stops on SIGTERM with exit 0', async () => {
     const s = await start(['--server', '--addr', '127.0.0.1:0', 'examples/sample']);
