@@ -46,8 +46,10 @@ export async function startUi(consoleOpts: ConsoleOptions | undefined, extra: Pa
   return { ...s, engine };
 }
 
-export async function post(s: RunningServer, path: string, body: unknown): Promise<{ status: number; json: any; text: string; headers: Headers }> {
-  const r = await fetch(s.url + path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) });
+type Answer = { status: number; json: any; text: string; headers: Headers };
+
+/** The answer with its body as text and, when it parses, as JSON. */
+async function answer(r: Response): Promise<Answer> {
   const text = await r.text();
   let json: any;
   try {
@@ -58,14 +60,10 @@ export async function post(s: RunningServer, path: string, body: unknown): Promi
   return { status: r.status, json, text, headers: r.headers };
 }
 
-export async function get(s: RunningServer, path: string): Promise<{ status: number; json: any; text: string; headers: Headers }> {
-  const r = await fetch(s.url + path);
-  const text = await r.text();
-  let json: any;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    json = undefined;
-  }
-  return { status: r.status, json, text, headers: r.headers };
+export async function post(s: RunningServer, path: string, body: unknown): Promise<Answer> {
+  return answer(await fetch(s.url + path, { method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body) }));
+}
+
+export async function get(s: RunningServer, path: string): Promise<Answer> {
+  return answer(await fetch(s.url + path));
 }
