@@ -10,7 +10,7 @@
 // install then goes the way it goes for a user who reaches GitHub.
 
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -22,6 +22,7 @@ const app = join(work, 'app');
 let tarball = '';
 let tarFiles: string[] = [];
 let mirror: Server | undefined;
+let mirrorUrl = '';
 const requested: string[] = [];
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
@@ -82,12 +83,13 @@ beforeAll(async () => {
   });
   await new Promise<void>((r) => mirror!.listen(0, '127.0.0.1', r));
   const port = (mirror.address() as { port: number }).port;
+  mirrorUrl = `http://127.0.0.1:${port}`;
 
   mkdirSync(app);
   writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', version: '1.0.0', private: true }));
   const started = Date.now();
   const installed = await runAsync('npm', ['install', tarball, '--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts'], app, {
-    RE2_DOWNLOAD_MIRROR: `http://127.0.0.1:${port}`,
+    RE2_DOWNLOAD_MIRROR: mirrorUrl,
   });
   expect(installed.code, installed.output).toBe(0);
   const seconds = (Date.now() - started) / 1000;
@@ -164,4 +166,46 @@ describe('the installed package', () => {
     const r = run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', '.'], app);
     expect(r.code, r.stdout + r.stderr).toBe(0);
   }, 180_000);
+});
+
+// The README's two ways to put `regolith` on the PATH from outside a project, each with a
+// global prefix of its own so the machine's global folder is never touched.
+describe('the command on the PATH', () => {
+  const installFlags = ['--prefer-offline', '--no-audit', '--no-fund', '--foreground-scripts'];
+
+  function onPath(prefix: string) {
+    const env = { PATH: `${join(prefix, 'bin')}:${process.env.PATH ?? ''}` };
+    const r = run('regolith', ['version'], tmpdir(), env);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain(pkg.version);
+    const which = run('sh', ['-c', 'command -v regolith'], tmpdir(), env);
+    expect(which.stdout.trim()).toBe(join(prefix, 'bin', 'regolith'));
+    // A decision needs the runtime dependencies (re2 for the regex built-ins) to resolve.
+    const evaluated = run('regolith', ['eval', '--format', 'raw', 'regex.match("^a+$", "aaa")'], tmpdir(), env);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    expect(evaluated.stdout.trim()).toBe('true');
+  }
+
+  it('npm install -g <tarball> installs the bin', async () => {
+    const prefix = join(work, 'global-install');
+    const r = await runAsync('npm', ['install', '-g', tarball, ...installFlags], work, { npm_config_prefix: prefix, RE2_DOWNLOAD_MIRROR: mirrorUrl });
+    expect(r.code, r.output).toBe(0);
+    onPath(prefix);
+  }, 600_000);
+
+  it('npm link in a clone links the bin to the clone', async () => {
+    const prefix = join(work, 'global-link');
+    // A clone after `npm ci && npm run build`: the package files, dist/ and the
+    // dependencies `npm ci` installed (this checkout's, linked in).
+    const clone = join(work, 'clone');
+    cpSync(join(work, 'stage'), clone, { recursive: true });
+    symlinkSync(join(ROOT, 'node_modules'), join(clone, 'node_modules'));
+    const r = await runAsync('npm', ['link', ...installFlags], clone, { npm_config_prefix: prefix, RE2_DOWNLOAD_MIRROR: mirrorUrl });
+    expect(r.code, r.output).toBe(0);
+    onPath(prefix);
+    // A link, not a copy: a rebuilt clone is what the command runs.
+    expect(statSync(join(prefix, 'lib/node_modules/regolith'), { throwIfNoEntry: false })).toBeDefined();
+    expect(run('readlink', ['-f', join(prefix, 'lib/node_modules/regolith')], work).stdout.trim()).toBe(clone);
+  }, 600_000);
 });
