@@ -17,4 +17,4 @@ export type { StoragePath } from './path.js';
 export { applyWrite, readAt, existsAt, type WriteOp } from './tree.js';
 export { DirectoryPersistence } from './persist.js';
 export type { Persistence, PersistedState } from './persist.js';
-export { writeFileAtomic } from './atomic-write.js';
+export { readFileAtomic, writeFileAtomic } from './atomic-write.js';

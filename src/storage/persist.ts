@@ -2,12 +2,11 @@
 // to a new file, fsyncs it, and renames it over the old one, so a crash leaves either the
 // old state or the new one on disk, never a torn file.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { toJSONText, isPlainObject } from '../value/index.js';
 import type { PlainObject, Value } from '../value/index.js';
 import { parseJSON } from '../value/index.js';
-import { writeFileAtomic } from './atomic-write.js';
+import { readFileAtomic, writeFileAtomic } from './atomic-write.js';
 
 export interface PersistedState {
   data: PlainObject;
@@ -30,14 +29,9 @@ export class DirectoryPersistence implements Persistence {
   }
 
   load(): PersistedState | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.file, 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-    const doc = parseJSON(text, { maxDepth: 100_000 });
+    const raw = readFileAtomic(this.file);
+    if (!raw) return undefined;
+    const doc = parseJSON(raw.toString('utf8'), { maxDepth: 100_000 });
     if (!isPlainObject(doc) || !isPlainObject(doc['data'] ?? null) || !isPlainObject(doc['policies'] ?? null)) {
       throw new Error(`${this.file}: not a store file`);
     }

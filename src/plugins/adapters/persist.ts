@@ -1,9 +1,8 @@
 // Keeping an adapter's last good document on disk (persist: true), so that a restarted
 // server serves it before the external API answers again. Atomic like bundle persistence.
 
-import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../storage/index.js';
+import { readFileAtomic, writeFileAtomic } from '../../storage/index.js';
 import type { JSONValue } from './types.js';
 
 export interface PersistedDocument {
@@ -24,14 +23,9 @@ export class AdapterPersistence {
 
   /** The persisted document; undefined when there is none; throws when it is unreadable. */
   load(name: string): PersistedDocument | undefined {
-    let text: string;
-    try {
-      text = fs.readFileSync(this.fileOf(name), 'utf8');
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
-    const doc = JSON.parse(text) as PersistedDocument;
+    const raw = readFileAtomic(this.fileOf(name));
+    if (!raw) return undefined;
+    const doc = JSON.parse(raw.toString('utf8')) as PersistedDocument;
     if (typeof doc?.revision !== 'string' || !('document' in doc)) throw new Error(`${this.fileOf(name)}: not a persisted adapter document`);
     return doc;
   }

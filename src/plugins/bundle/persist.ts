@@ -5,7 +5,7 @@
 
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { writeFileAtomic } from '../../storage/index.js';
+import { readFileAtomic, writeFileAtomic } from '../../storage/index.js';
 
 const FILE = 'bundle.tar.gz';
 
@@ -28,12 +28,7 @@ export class BundlePersistence {
 
   /** The persisted archive, or undefined when there is none. */
   load(name: string): Buffer | undefined {
-    try {
-      return fs.readFileSync(this.fileOf(name));
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw e;
-    }
+    return readFileAtomic(this.fileOf(name));
   }
 
   remove(name: string): void {
