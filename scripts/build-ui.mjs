@@ -3,7 +3,8 @@
 // /ui/assets/* for a year, so asset names carry a content hash (app-<hash>.js) and only
 // index.html (never cached) names them. A rebuild never leaves dist/ui half-written for a
 // running server: new assets are written beside the old, index.html is swapped in by a
-// rename, and only then are the old assets removed.
+// rename, and only then are the old assets removed. `--out <dir>` builds elsewhere (the
+// browser tests build the current ui/ sources into a directory of their own).
 
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
@@ -12,7 +13,8 @@ import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-const out = join(root, 'dist', 'ui');
+const outFlag = process.argv.indexOf('--out');
+const out = outFlag > 0 && process.argv[outFlag + 1] ? process.argv[outFlag + 1] : join(root, 'dist', 'ui');
 const assets = join(out, 'assets');
 
 await mkdir(assets, { recursive: true });
@@ -46,4 +48,4 @@ await writeFile(join(out, `index.html.${process.pid}`), html);
 await rename(join(out, `index.html.${process.pid}`), join(out, 'index.html'));
 const keep = new Set([appName, `${appName}.map`, cssName]);
 for (const f of before) if (!keep.has(f)) await rm(join(assets, f), { force: true });
-console.log(`ui: dist/ui/assets/${appName} (${(app.bytes / 1024).toFixed(0)} KiB), ${cssName}, index.html`);
+console.log(`ui: ${join(assets, appName)} (${(app.bytes / 1024).toFixed(0)} KiB), ${cssName}, index.html`);

@@ -5,8 +5,7 @@
 // blocked and must not be attempted; any console error or page error fails the test.
 // UI_SCREENSHOTS=1 also saves docs/images/ui-*.png (scripts/ui-screenshots.mjs).
 
-import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +19,7 @@ import { validateConfig } from '../../src/plugins/config/index.js';
 import { PluginManager } from '../../src/plugins/manager.js';
 import { impactHook } from '../../src/console/impact/hook.js';
 import { consoleRoutes } from '../../src/console/index.js';
+import { buildUi } from './browser.js';
 import { archive, fastTiming, httpServer, serveBundles, waitFor, type BundleFiles, type TestHTTPServer } from '../loopback.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -84,10 +84,8 @@ let ctxEngine: RegolithEngine;
 
 beforeAll(async () => {
   if (!haveChromium) return;
-  if (!existsSync(join(ROOT, 'dist', 'ui', 'index.html'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.mjs')], { stdio: 'inherit' });
-  // a snapshot of the build: a concurrent `npm run build` (tsup cleans dist/) must not pull it away
-  assetsDir = mkdtempSync(join(tmpdir(), 'regolith-ui-assets-'));
-  cpSync(join(ROOT, 'dist', 'ui'), assetsDir, { recursive: true });
+  // the current ui/ sources, built where a concurrent `npm run build` cannot pull them away
+  assetsDir = buildUi().dir;
   bundleFiles['/bundles/authz.tar.gz'] = { body: await archive({ revision: 'rev-1', roots: ['authz'], modules: { 'authz/policy.rego': SERVED }, data: { authz: { owners: { doc1: 'dave' } } } }) };
   bundleFiles['/bundles/candidate.tar.gz'] = { body: await archive({ revision: 'rev-2', roots: ['authz'], modules: { 'authz/policy.rego': CANDIDATE } }) };
   bundles = await httpServer(serveBundles(bundleFiles));

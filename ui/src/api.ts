@@ -2,6 +2,8 @@
 // playground's request is declared once, beside the server's check of it.
 
 import type { EvalRequest, ExplainMode } from '../../src/console/playground/wire.js';
+import { authorization, refused } from './auth.js';
+import { eventParser } from './sse.js';
 
 export type { EvalRequest, ExplainMode };
 
@@ -84,25 +86,48 @@ export interface StatusResponse {
   [k: string]: unknown;
 }
 
+/** The OPA-shaped error of a non-2xx reply. */
+async function failure(res: Response): Promise<RequestError> {
+  const text = await res.text().catch(() => '');
+  let e: { code?: string; message?: string; errors?: ApiError[] } = {};
+  try {
+    e = (text ? JSON.parse(text) : {}) as typeof e;
+  } catch {
+    // not JSON: the text itself is the message
+  }
+  return new RequestError(res.status, e.code ?? `http_${res.status}`, e.message ?? (text || res.statusText), e.errors ?? []);
+}
+
 async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const init: RequestInit = { method, headers: { accept: 'application/json' } };
+  const headers: Record<string, string> = { accept: 'application/json', ...authorization() };
+  const init: RequestInit = { method, headers };
   if (body !== undefined) {
     init.body = JSON.stringify(body);
-    init.headers = { ...init.headers, 'content-type': 'application/json' };
+    headers['content-type'] = 'application/json';
   }
   const res = await fetch(path, init);
-  const text = await res.text();
-  let parsed: unknown;
-  try {
-    parsed = text ? JSON.parse(text) : undefined;
-  } catch {
-    parsed = undefined;
-  }
   if (!res.ok) {
-    const e = (parsed ?? {}) as { code?: string; message?: string; errors?: ApiError[] };
-    throw new RequestError(res.status, e.code ?? `http_${res.status}`, e.message ?? (text || res.statusText), e.errors ?? []);
+    const e = await failure(res);
+    // the server's authorization refused this tab: the console asks for a token
+    if (res.status === 401) refused(e.message);
+    throw e;
   }
-  return parsed as T;
+  const text = await res.text();
+  try {
+    return (text ? JSON.parse(text) : undefined) as T;
+  } catch {
+    return undefined as T;
+  }
+}
+
+/** Whether `token` opens the console's API: undefined when it does, the refusal when not (no sign-in prompt). */
+export async function tryToken(token: string): Promise<RequestError | undefined> {
+  const res = await fetch('/ui/api/session', { headers: { accept: 'application/json', ...authorization(token) } });
+  if (res.ok) {
+    await res.arrayBuffer();
+    return undefined;
+  }
+  return failure(res);
 }
 
 export const api = {
@@ -114,15 +139,67 @@ export const api = {
   status: () => call<StatusResponse>('GET', '/ui/api/status'),
   /** What replaying a decision needs: the server's modules, data and bundle revisions. */
   replay: () => call<ReplayResponse>('GET', '/ui/api/replay'),
+  /** Whether this tab may use the API (a 401 asks for a token), and how the server authenticates. */
+  session: () => call<{ authentication: string }>('GET', '/ui/api/session'),
 };
 
-/** An EventSource on the decision stream. */
-export function decisionStream(onDecision: (ev: DecisionEvent) => void, onDisabled: (hint: string) => void): EventSource {
-  const es = new EventSource('/ui/api/decisions/stream');
-  es.addEventListener('decision', (m) => onDecision(JSON.parse((m as MessageEvent<string>).data) as DecisionEvent));
-  es.addEventListener('disabled', (m) => {
-    onDisabled((JSON.parse((m as MessageEvent<string>).data) as { hint?: string }).hint ?? 'decision logging is off');
-    es.close();
-  });
-  return es;
+/** Milliseconds before reconnecting a stream that ended or failed (EventSource's default is about 3 s). */
+const RECONNECT_MS = 2000;
+
+export interface DecisionStream { close(): void }
+
+export interface StreamHandlers {
+  decision(ev: DecisionEvent): void;
+  /** Decision logging is off: the stream ends for good. */
+  disabled(hint: string): void;
+  open(): void;
+  /** The stream broke; it reconnects by itself. */
+  lost(): void;
+}
+
+/** The decision stream, read with fetch so that it carries the tab's token; reconnects until closed. */
+export function decisionStream(on: StreamHandlers): DecisionStream {
+  let closed = false;
+  let ac: AbortController | undefined;
+  let timer: number | undefined;
+  const close = () => {
+    closed = true;
+    ac?.abort();
+    if (timer !== undefined) clearTimeout(timer);
+  };
+  const connect = async () => {
+    ac = new AbortController();
+    try {
+      const res = await fetch('/ui/api/decisions/stream', { headers: { accept: 'text/event-stream', ...authorization() }, signal: ac.signal, cache: 'no-store' });
+      if (!res.ok || !res.body) {
+        const e = await failure(res);
+        if (res.status === 401) {
+          close();
+          return refused(e.message);
+        }
+        throw e;
+      }
+      on.open();
+      const feed = eventParser(({ event, data }) => {
+        if (event === 'decision') on.decision(JSON.parse(data) as DecisionEvent);
+        else if (event === 'disabled') {
+          close();
+          on.disabled((JSON.parse(data) as { hint?: string }).hint ?? 'decision logging is off');
+        }
+      });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done || closed) break;
+        feed(value);
+      }
+    } catch {
+      // a broken connection: reconnect below
+    }
+    if (closed) return;
+    on.lost();
+    timer = window.setTimeout(() => void connect(), RECONNECT_MS);
+  };
+  void connect();
+  return { close };
 }

@@ -14,17 +14,19 @@ import { evalRoutes, readJSONBody, registerUiEval } from './eval.js';
 import { decisionRoutes, registerUiDecisions } from './decisions.js';
 import { registerUiStatus, statusRoutes } from './status.js';
 import { registerUiReplay, replayRoutes } from './replay.js';
+import { registerUiSession, sessionRoutes } from './session.js';
 
 export const NO_IMPACT = 'impact analysis is not available: this server was started without a replay engine';
 
 /** Impact analysis replays against the primary's store and decision log. */
-export const apiRoutes: readonly RouteDecl[] = [...evalRoutes, ...decisionRoutes, ...statusRoutes, ...replayRoutes, { method: 'POST', path: '/ui/api/impact', answeredBy: 'primary' }];
+export const apiRoutes: readonly RouteDecl[] = [...evalRoutes, ...decisionRoutes, ...statusRoutes, ...replayRoutes, ...sessionRoutes, { method: 'POST', path: '/ui/api/impact', answeredBy: 'primary' }];
 
 export function registerUiApi(app: App, ctx: ServerContext, c: ConsoleOptions, durations: DurationHistogram): void {
   registerUiEval(app, ctx, c.evaluate);
   registerUiDecisions(app, c);
   registerUiStatus(app, ctx, c, durations);
   registerUiReplay(app, ctx);
+  registerUiSession(app, ctx);
   app.post(
     '/ui/api/impact',
     route('ui/api/impact', async (hc) => {

@@ -63,6 +63,7 @@ const ROUTES: [string, string, string?][] = [
   ['GET', '/ui/api/decisions/stream'],
   ['POST', '/ui/api/impact', '{}'],
   ['GET', '/ui/api/status'],
+  ['GET', '/ui/api/session'],
 ];
 
 describe('authorization', () => {
@@ -91,6 +92,11 @@ describe('authorization', () => {
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
     ac.abort();
+  });
+
+  it('tells the signed-in console how the server authenticates', async () => {
+    const r = await fetch(`${s.url}/ui/api/session`, { headers: { authorization: 'Bearer operator' } });
+    expect(await r.json()).toEqual({ authentication: 'token' });
   });
 
   it('still answers the rest of the API as the policy says', async () => {

@@ -198,26 +198,26 @@ export const decisionsPage: Page = async (root) => {
   for (const el of [resultF, timeF]) el.addEventListener('change', refresh);
   refresh();
 
-  const es = decisionStream(
-    (ev) => {
+  const stream = decisionStream({
+    decision(ev) {
       if (events.some((e) => e.decision_id === ev.decision_id)) return;
       events.push(ev);
       if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
       refresh();
     },
-    showDisabled,
-  );
-  es.onopen = () => {
-    live.textContent = '● live';
-    live.classList.add('on');
-  };
-  es.onerror = () => {
-    live.textContent = 'reconnecting…';
-    live.classList.remove('on');
-  };
+    disabled: showDisabled,
+    open() {
+      live.textContent = '● live';
+      live.classList.add('on');
+    },
+    lost() {
+      live.textContent = 'reconnecting…';
+      live.classList.remove('on');
+    },
+  });
   const tick = window.setInterval(renderPlot, 1000);
   return () => {
-    es.close();
+    stream.close();
     clearInterval(tick);
   };
 };
