@@ -28,11 +28,22 @@ export function typeError(message: string, have: string[], want: string, loc?: L
   return d;
 }
 
+/**
+ * Details with the lines OPA prints under the message (match error's left/right, undefined
+ * ref's caret): the lines are text only, kept out of the JSON form of the details.
+ */
+export function withLines<T extends object>(details: T, lines: string[]): T {
+  Object.defineProperty(details, 'lines', { value: lines, enumerable: false });
+  return details;
+}
+
 function detailText(e: RegoErrorDetail): string {
   const where = e.location ? (e.location.file ? `${e.location.file}:${e.location.row}: ` : `${e.location.row}:${e.location.col}: `) : '';
   let out = `${where}${e.code}: ${e.message}`;
   const d = e.details as Partial<ArgErrDetails> | undefined;
   if (d && Array.isArray(d.have) && typeof d.want === 'string') out += `\n\thave: (${d.have.join(', ')})\n\twant: ${d.want}`;
+  const lines = (e.details as { lines?: unknown } | undefined)?.lines;
+  if (Array.isArray(lines)) for (const l of lines) out += `\n\t${String(l)}`;
   return out;
 }
 

@@ -13,7 +13,8 @@ import { forEachVarShallow, refName } from './terms.js';
 import { addRule, RuleNode, type CompiledRule, type RuleKind } from './tree.js';
 import { checkRecursion } from './recursion.js';
 import { checkCalls } from './typecheck.js';
-import { checkInputRefs } from './schema-refs.js';
+import { checkQueryTypes, checkRuleTypes } from './schema-check.js';
+import { SchemaScopes, TypeEnv, type SchemaSet } from './schema-env.js';
 import type { TypeDecl } from './builtins/types.js';
 import { checkConflicts } from './conflicts.js';
 import { checkDeclarations, checkQueryDeclarations } from './declared.js';
@@ -49,7 +50,14 @@ export interface CompileOptions {
   allowedBuiltins?: ReadonlySet<string>;
   /** The type of `input` (from a JSON Schema, `--schema`): refs into input are checked against it. */
   inputType?: TypeDecl;
+  /**
+   * Schemas `schemas:` annotations name (`schema.<path>`, from `--schema <dir>`). Unset, such
+   * annotations are ignored (as OPA without --schema); inline schema definitions always apply.
+   */
+  schemas?: SchemaSet;
 }
+
+export type { SchemaSet } from './schema-env.js';
 
 export interface CompiledQuery {
   body: Body;
@@ -79,7 +87,7 @@ export class CompiledPolicy {
     const { body: reordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
     const ordered = hoistNegatedBody(reordered, { namer, unify: QUERY_UNIFY });
     checkCalls(ordered, this.root, errors);
-    if (this.root.inputType) checkInputRefs(ordered, this.root.inputType, errors);
+    if (this.root.inputType) checkQueryTypes(ordered, inputEnv(this.root.inputType), this.root, errors, namer.original);
     if (errors.length) throw new RegoCompileError(errors);
     const outputVars: string[] = [];
     for (const e of body) {
@@ -208,7 +216,9 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   for (const { cr } of pending) rewriteRule(cr, root, errors);
   if (errors.length === 0) {
     for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkCalls(x.body, root, errors, x);
-    if (root.inputType) for (const { cr } of pending) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkInputRefs(x.body, root.inputType, errors, x);
+    const rules = pending.map((p) => p.cr);
+    const scopes = new SchemaScopes(inputEnv(root.inputType), opts.schemas, modules, rules);
+    if (scopes.active) for (const cr of rules) for (let x: CompiledRule | undefined = cr; x; x = x.else) checkRuleTypes(x, scopes.envFor(x, x !== cr, errors), root, errors);
     checkRecursion(root, errors);
   }
   stage(errors);
@@ -216,6 +226,11 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   stage(errors);
   stage(modules.flatMap((m) => (v1(m) ? checkDeprecatedBuiltins(m) : [])));
   return new CompiledPolicy(root, modules);
+}
+
+/** The global environment: `input`'s type from --schema <file>, if any. */
+function inputEnv(type: TypeDecl | undefined): TypeEnv {
+  return new TypeEnv(type ? [{ path: ['input'], type }] : []);
 }
 
 function dedupe(errors: RegoErrorDetail[]): RegoErrorDetail[] {

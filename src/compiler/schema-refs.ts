@@ -4,42 +4,29 @@
 // OPA's details ({ref, pos, want, oneOf} or {ref, pos, have}). Where the type is a union or
 // `any` the check stops there, so it never reports what OPA's checker might accept.
 
-import type { Body, RegoErrorDetail, Term } from '../lang/ast.js';
+import type { RegoErrorDetail, Term } from '../lang/ast.js';
 import { termToJSON } from '../lang/json-ast.js';
 import type { TypeDecl } from './builtins/types.js';
-import { compileError } from './errors.js';
+import { typeString } from './const-types.js';
+import { compileError, withLines } from './errors.js';
 import { refString } from './ref-string.js';
-import type { CompiledRule } from './tree.js';
-import { walkBody, walkTerm } from './walk.js';
 
 type ObjectType = Extract<TypeDecl, { type: 'object' }>;
 
-/** Checks every `input` ref of a body (and a rule's head terms) against the input's type. */
-export function checkInputRefs(body: Body, inputType: TypeDecl, errors: RegoErrorDetail[], rule?: CompiledRule): void {
-  const visit = {
-    term(t: Term) {
-      if (t.type !== 'ref' || t.value[0]?.type !== 'var' || t.value[0].value !== 'input') return;
-      const err = checkLeaf(inputType, t.value, 1);
-      if (err) errors.push(err);
-    },
-  };
-  walkBody(body, visit);
-  if (rule) for (const t of [rule.key, rule.value, ...rule.suffix]) if (t) walkTerm(t, visit);
-}
-
-function checkLeaf(tpe: TypeDecl, ref: Term[], idx: number): RegoErrorDetail | undefined {
+/** OPA's checkRefLeaf: the ref from `idx` on, against the type its prefix has. */
+export function checkLeaf(tpe: TypeDecl, ref: Term[], idx: number, original?: (name: string) => string): RegoErrorDetail | undefined {
   if (idx === ref.length || tpe.type === 'any') return undefined;
   const head = ref[idx]!;
   if (tpe.type !== 'object' && tpe.type !== 'array' && tpe.type !== 'set') {
-    return refError(ref, { ref: refJSON(ref), pos: idx - 1, have: tpe });
+    return refError(ref, { ref: refJSON(ref), pos: idx - 1, have: tpe }, original);
   }
   if (head.type === 'string' || head.type === 'number' || head.type === 'boolean' || head.type === 'null') {
     const child = select(tpe, head);
-    if (!child) return refError(ref, { ref: refJSON(ref), pos: idx, want: keysOf(tpe), oneOf: oneOf(tpe) });
-    return checkLeaf(child, ref, idx + 1);
+    if (!child) return refError(ref, { ref: refJSON(ref), pos: idx, want: keysOf(tpe), oneOf: oneOf(tpe) }, original);
+    return checkLeaf(child, ref, idx + 1, original);
   }
   // A variable, a ref or a composite key: any element may be meant.
-  return checkLeaf(valuesOf(tpe), ref, idx + 1);
+  return checkLeaf(valuesOf(tpe), ref, idx + 1, original);
 }
 
 function select(tpe: TypeDecl, key: Term): TypeDecl | undefined {
@@ -85,8 +72,30 @@ function refJSON(ref: Term[]): unknown[] {
   return ref.map((t) => termToJSON(t));
 }
 
-function refError(ref: Term[], details: Record<string, unknown>): RegoErrorDetail {
-  const d = compileError('rego_type_error', `undefined ref: ${refString(ref)}`, ref[0]!.location);
-  d.details = Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined));
+function refError(ref: Term[], details: Record<string, unknown>, original?: (name: string) => string): RegoErrorDetail {
+  const text = refString(ref, original);
+  const d = compileError('rego_type_error', `undefined ref: ${text}`, ref[0]!.location);
+  d.details = withLines(Object.fromEntries(Object.entries(details).filter(([, v]) => v !== undefined)), refLines(ref, text, details, original));
   return d;
+}
+
+/** The lines OPA prints under an undefined ref (RefErrInvalidDetail / RefErrUnsupportedDetail). */
+function refLines(ref: Term[], text: string, details: Record<string, unknown>, original?: (name: string) => string): string[] {
+  const pos = details.pos as number;
+  if (details.want === undefined) return [text, '^'.repeat(refString(ref.slice(0, pos + 1), original).length), `have: ${typeString(details.have as TypeDecl)}`];
+  const pad = ' '.repeat(refString(ref.slice(0, pos), original).length + 1);
+  const oneOf = details.oneOf as string[] | undefined;
+  return [
+    text,
+    pad + '^',
+    pad + (details.have !== undefined ? `have (type): ${typeString(details.have as TypeDecl)}` : `have: ${termText(ref[pos]!)}`),
+    pad + (oneOf?.length ? `want (one of): [${oneOf.map((k) => JSON.stringify(k)).join(' ')}]` : `want (type): ${typeString(details.want as TypeDecl)}`),
+  ];
+}
+
+function termText(t: Term): string {
+  if (t.type === 'string') return JSON.stringify(t.value);
+  if (t.type === 'number' || t.type === 'boolean') return String(t.value);
+  if (t.type === 'null') return 'null';
+  return refString([t]);
 }
