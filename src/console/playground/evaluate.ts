@@ -11,8 +11,10 @@ import {
   EngineError,
   formatModule,
   parseModule,
+  parseQuery,
   partialPlan,
   planQuery,
+  planQueryInPackage,
   Regolith,
   runPlan,
   toEngineError,
@@ -25,7 +27,7 @@ import { isPlainObject, newPlainObject, type PlainObject, type Value } from '../
 import { badRequest, Code, HttpError, Msg } from '../../server/errors.js';
 import { since } from '../../server/handler.js';
 import { envelope } from '../../server/respond.js';
-import { checkRequest, PLAYGROUND_LIMITS } from './request.js';
+import { checkRequest, PLAYGROUND_LIMITS, type CheckedRequest } from './request.js';
 
 /** A 400 in OPA's shape for an error of any stage; `stage` picks OPA's message. */
 function stageError(e: unknown, stage: 'module' | 'query' | 'eval', timeoutMs: number): HttpError {
@@ -116,6 +118,29 @@ function resultValue(raw: RawResult[]): Value[] {
   });
 }
 
+/** print() output of one evaluation, kept up to the playground's limits (then one line says how much was cut). */
+function printCollector(): { print: (m: string) => void; lines: () => string[] | undefined } {
+  const out: string[] = [];
+  let chars = 0;
+  let cut = 0;
+  return {
+    print(m) {
+      if (out.length >= PLAYGROUND_LIMITS.printLines || chars + m.length > PLAYGROUND_LIMITS.printChars) return void cut++;
+      out.push(m);
+      chars += m.length;
+    },
+    lines: () => (out.length || cut ? (cut ? [...out, `(${cut} more print() lines not shown)`] : out) : undefined),
+  };
+}
+
+/** The query's plan: read inside a module's package and imports when the request names one (evaluate selection). */
+function plan(policy: ReturnType<Regolith['compile']>, r: CheckedRequest, modules: Map<string, Module>, metrics: Record<string, number>) {
+  if (r.inModule === undefined) return planQuery(policy, r.query, r.regoVersion, metrics);
+  const m = modules.get(r.inModule)!;
+  const path = m.package.path.slice(1).map((t) => (t.type === 'string' ? t.value : ''));
+  return planQueryInPackage(policy, parseQuery(r.query, { regoVersion: r.regoVersion }), { path, imports: m.imports }, r.regoVersion, metrics);
+}
+
 /** Evaluates one playground request in a fresh engine; throws HttpError (400) for errors of any stage. */
 export async function evaluatePlayground(body: Value | undefined, timeoutMs = PLAYGROUND_LIMITS.timeoutMs): Promise<string> {
   const start = process.hrtime.bigint();
@@ -128,7 +153,7 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
   const parseErrors: unknown[] = [];
   for (const [file, text] of r.modules) {
     try {
-      modules.set(file, parseModule(text, { filename: file, regoVersion: 'v1' }));
+      modules.set(file, parseModule(text, { filename: file, regoVersion: r.regoVersion }));
     } catch (e) {
       const h = stageError(e, 'module', timeoutMs);
       parseErrors.push(...(h.body.errors ?? [{ code: 'rego_parse_error', message: h.message }]));
@@ -137,7 +162,8 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
   if (parseErrors.length) throw new HttpError(400, Code.invalidParameter, Msg.compileModule, parseErrors);
   metrics['timer_rego_module_parse_ns'] = Number(process.hrtime.bigint() - t0);
 
-  const rego = new Regolith({ regoVersion: 'v1', print: () => {} });
+  const printed = printCollector();
+  const rego = new Regolith({ regoVersion: r.regoVersion, print: printed.print, allowedBuiltins: r.allowedBuiltins });
   for (const [file, m] of modules) rego.addParsedModule(file, m);
   const t1 = process.hrtime.bigint();
   let policy;
@@ -147,9 +173,9 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
     throw stageError(e, 'module', timeoutMs);
   }
   metrics['timer_rego_module_compile_ns'] = Number(process.hrtime.bigint() - t1);
-  let plan;
+  let queryPlan;
   try {
-    plan = planQuery(policy, r.query, 'v1', metrics);
+    queryPlan = plan(policy, r, modules, metrics);
   } catch (e) {
     throw stageError(e, 'query', timeoutMs);
   }
@@ -164,11 +190,11 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
   try {
     if (r.unknowns && r.unknowns.length) {
       const t2 = process.hrtime.bigint();
-      const p = partialPlan(plan, { input: r.input, data, unknowns: r.unknowns, tracer, deadline });
+      const p = partialPlan(queryPlan, { input: r.input, data, unknowns: r.unknowns, tracer, deadline });
       metrics['timer_rego_partial_eval_ns'] = Number(process.hrtime.bigint() - t2);
       partial = { queries: p.queriesText, support: p.supportText };
     } else {
-      const raw = await runPlan(plan, { input: r.input, data, deadline, tracer, print: () => {}, metrics });
+      const raw = await runPlan(queryPlan, { input: r.input, data, deadline, tracer, print: printed.print, metrics });
       if (raw.length) result = resultValue(raw);
     }
   } catch (e) {
@@ -181,6 +207,7 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
       ['explanation', buffer ? explanation(buffer) : undefined],
       ['coverage', cov ? coverage(cov, modules) : undefined],
       ['partial', partial],
+      ['printed', printed.lines()],
       ['metrics', metrics as PlainObject],
     ],
     false,

@@ -3,7 +3,7 @@
 
 import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import { badRequest } from '../../server/errors.js';
-import { EXPLAIN_MODES, type ExplainMode } from './wire.js';
+import { EXPLAIN_MODES, REGO_VERSIONS, type ExplainMode, type RegoVersionName } from './wire.js';
 
 /** Limits of one playground request (the body itself is bounded by the server's limits). */
 export const PLAYGROUND_LIMITS = {
@@ -13,6 +13,11 @@ export const PLAYGROUND_LIMITS = {
   fileNameChars: 256,
   queryChars: 64 * 1024,
   unknowns: 100,
+  /** Built-in names a capabilities document may list. */
+  capabilities: 10_000,
+  /** print() output kept of one evaluation: lines, and characters in all. */
+  printLines: 1000,
+  printChars: 256 * 1024,
   /** Evaluation (and partial evaluation) time budget. */
   timeoutMs: 5000,
 };
@@ -26,7 +31,26 @@ export interface CheckedRequest {
   explain: ExplainMode;
   coverage: boolean;
   unknowns?: string[];
+  regoVersion: RegoVersionName;
+  /** The built-ins calls may name; undefined: all of them. */
+  allowedBuiltins?: Set<string>;
+  /** The module whose package and imports the query is read in. */
+  inModule?: string;
   timeoutMs: number;
+}
+
+function checkCapabilities(c: Value | undefined): Set<string> | undefined {
+  if (c === undefined) return undefined;
+  const list = isPlainObject(c) ? (c as PlainObject)['builtins'] : undefined;
+  if (!Array.isArray(list)) throw badRequest('"capabilities" must be a capabilities document: {"builtins": [{"name": ...}, ...]}');
+  if (list.length > PLAYGROUND_LIMITS.capabilities) throw badRequest(`too many built-ins in "capabilities": at most ${PLAYGROUND_LIMITS.capabilities}`);
+  const names = new Set<string>();
+  for (const b of list) {
+    const name = isPlainObject(b) ? (b as PlainObject)['name'] : undefined;
+    if (typeof name !== 'string') throw badRequest('every entry of "capabilities.builtins" needs a "name"');
+    names.add(name);
+  }
+  return names;
 }
 
 export function checkRequest(body: Value | undefined, timeoutMs: number): CheckedRequest {
@@ -57,6 +81,22 @@ export function checkRequest(body: Value | undefined, timeoutMs: number): Checke
     if (u.length > PLAYGROUND_LIMITS.unknowns) throw badRequest(`too many unknowns: at most ${PLAYGROUND_LIMITS.unknowns}`);
     unknowns = u as string[];
   }
-  return { modules: modules as [string, string][], data, input: b['input'], query, explain: explain as ExplainMode, coverage, unknowns, timeoutMs };
+  const regoVersion = b['rego_version'] ?? 'v1';
+  if (typeof regoVersion !== 'string' || !(REGO_VERSIONS as readonly string[]).includes(regoVersion)) throw badRequest(`"rego_version" must be one of ${REGO_VERSIONS.join(', ')}`);
+  const inModule = b['in_module'];
+  if (inModule !== undefined && (typeof inModule !== 'string' || !modules.some(([f]) => f === inModule))) throw badRequest('"in_module" must name one of the modules');
+  return {
+    modules: modules as [string, string][],
+    data,
+    input: b['input'],
+    query,
+    explain: explain as ExplainMode,
+    coverage,
+    unknowns,
+    regoVersion: regoVersion as RegoVersionName,
+    allowedBuiltins: checkCapabilities(b['capabilities']),
+    inModule: inModule as string | undefined,
+    timeoutMs,
+  };
 }
 

@@ -17,4 +17,13 @@ export interface EvalRequest {
   coverage?: boolean;
   /** Partial evaluation over these refs when given and not empty. */
   unknowns?: string[];
+  /** The Rego syntax of the modules and the query (default v1). */
+  rego_version?: RegoVersionName;
+  /** OPA's capabilities document: calls may name only its built-ins (default: every built-in). */
+  capabilities?: { builtins: { name: string }[] };
+  /** Evaluate the selection: the query is read inside this module's package, with its imports. */
+  in_module?: string;
 }
+
+export const REGO_VERSIONS = ['v0', 'v1'] as const;
+export type RegoVersionName = (typeof REGO_VERSIONS)[number];
