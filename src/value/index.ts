@@ -32,4 +32,5 @@ export { hashValue, hashString } from './hash.js';
 export { toJS, toJSONText, isJSON, sortKeysDeep } from './json-write.js';
 export { parseJSON, parseJSONText, JSONParseError, DEFAULT_MAX_DEPTH, type JSONTree, type ParseOptions as JSONParseOptions } from './json-read.js';
 export { toRegoString } from './print.js';
+export { pathReader, type PathReader } from './path-reader.js';
 export { nextValueEpoch } from './epoch.js';

@@ -3,7 +3,7 @@
 
 import type { Term, RefTerm } from '../../lang/ast.js';
 import { missingKind } from '../../lang/visit.js';
-import { equal, makeObject, parseNumber, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../../value/index.js';
+import { equal, makeObject, parseNumber, pathReader, RSet, RObject, isObject, objectGet, objectSize, objectEntries, toJSONText, type Value } from '../../value/index.js';
 import { lookup } from '../../value/collections.js';
 import { iterationFor } from './order.js';
 import type { Frame } from '../context.js';
@@ -411,24 +411,14 @@ function constantPath(name: string, rest: Term[], pc: PlanCtx): TermC | undefine
     keys.push(c);
   }
   const n = keys.length;
-  const k0 = keys[0]!;
-  const k1 = keys[1]!;
-  if (name === 'input') {
-    if (n === 1) return fromGetter((fr) => lookup(fr.ev.input, k0));
-    if (n === 2)
-      return fromGetter((fr) => {
-        const x = lookup(fr.ev.input, k0);
-        return x === undefined ? undefined : lookup(x, k1);
-      });
-    return fromGetter((fr) => lookupPath(fr.ev.input, keys, n));
+  if (keys.every((k) => typeof k === 'string')) {
+    const read = pathReader(name, keys as string[]);
+    if (name === 'input') return fromGetter((fr) => read(fr.ev.input));
+    const s = pc.slotOf(name);
+    return fromGetter((fr) => read(fr.slots[s]));
   }
+  if (name === 'input') return fromGetter((fr) => lookupPath(fr.ev.input, keys, n));
   const s = pc.slotOf(name);
-  if (n === 1) return fromGetter((fr) => lookup(fr.slots[s], k0));
-  if (n === 2)
-    return fromGetter((fr) => {
-      const x = lookup(fr.slots[s], k0);
-      return x === undefined ? undefined : lookup(x, k1);
-    });
   return fromGetter((fr) => lookupPath(fr.slots[s], keys, n));
 }
 
