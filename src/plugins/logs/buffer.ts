@@ -2,7 +2,10 @@
 // bytes (buffer_size_limit_bytes: the oldest events are dropped to make room) and in rate
 // (max_decisions_per_second: a token bucket refusing the excess); every drop is counted.
 // Events that fail to upload are put back at the front, so nothing is lost while the
-// collector is down as long as the buffer has room.
+// collector is down as long as the buffer has room. The events are held as bytes
+// (ByteQueue), not strings: see byte-queue.ts.
+
+import { ByteQueue } from './byte-queue.js';
 
 export interface DropCounters {
   buffer_size_limit_exceeded: number;
@@ -12,10 +15,7 @@ export interface DropCounters {
 }
 
 export class EventBuffer {
-  /** The events are items[head..]; dropping the oldest moves `head` (no copy per event). */
-  private items: string[] = [];
-  private head = 0;
-  private bytes = 0;
+  private queue = new ByteQueue();
   readonly dropped: DropCounters = { buffer_size_limit_exceeded: 0, rate_limit_exceeded: 0, event_too_large: 0 };
   private tokens: number;
   private last: number;
@@ -30,11 +30,11 @@ export class EventBuffer {
   }
 
   get length(): number {
-    return this.items.length - this.head;
+    return this.queue.length;
   }
 
   get sizeBytes(): number {
-    return this.bytes;
+    return this.queue.bytes;
   }
 
   /** Whether the rate limit lets one more decision through now (consumes a token). */
@@ -52,48 +52,43 @@ export class EventBuffer {
   }
 
   push(encoded: string): void {
-    const size = Buffer.byteLength(encoded);
-    if (this.limitBytes !== undefined && size > this.limitBytes) {
+    const limit = this.limitBytes;
+    // (a UTF-16 unit is 1 to 3 bytes: counting exactly is needed only near the limit)
+    if (limit !== undefined && encoded.length * 3 > limit && Buffer.byteLength(encoded) > limit) {
       this.dropped.buffer_size_limit_exceeded++;
       return;
     }
-    this.items.push(encoded);
-    this.bytes += size;
+    this.queue.push(encoded);
     this.evict();
   }
 
-  /** Takes everything out (for an upload attempt). */
-  drain(): string[] {
-    const out = this.head ? this.items.slice(this.head) : this.items;
-    this.items = [];
-    this.head = 0;
-    this.bytes = 0;
+  /** Takes everything out (for an upload attempt): the caller owns the queue returned. */
+  drain(): ByteQueue {
+    const out = this.queue;
+    this.queue = new ByteQueue();
     return out;
   }
 
-  /** Puts events that failed to upload back in front of newer ones. */
-  requeue(events: string[]): void {
+  /**
+   * Puts events that failed to upload (those left in `events`, but the ones it marks
+   * skipped) back in front of newer ones. A copy of their bytes: failures are rare.
+   */
+  requeue(events: ByteQueue): void {
     if (!events.length) return;
-    let size = 0;
-    for (const e of events) size += Buffer.byteLength(e);
-    this.items = events.concat(this.head ? this.items.slice(this.head) : this.items);
-    this.head = 0;
-    this.bytes += size;
+    const q = new ByteQueue();
+    for (let s = events.first; s < events.end; s++) q.pushFrom(events, s);
+    for (let s = this.queue.first; s < this.queue.end; s++) q.pushFrom(this.queue, s);
+    events.clear();
+    this.queue.clear();
+    this.queue = q;
     this.evict();
   }
 
   private evict(): void {
-    if (this.limitBytes === undefined || this.bytes <= this.limitBytes) return;
-    while (this.bytes > this.limitBytes && this.head < this.items.length) {
-      const old = this.items[this.head]!;
-      this.items[this.head++] = '';
-      this.bytes -= Buffer.byteLength(old);
+    if (this.limitBytes === undefined) return;
+    while (this.queue.bytes > this.limitBytes && this.queue.length) {
+      this.queue.shift();
       this.dropped.buffer_size_limit_exceeded++;
-    }
-    // Give the dropped slots back once they are half the array.
-    if (this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
     }
   }
 }

@@ -1,12 +1,16 @@
 // The decision log as a feed for the web console: the last events as logged (encoded JSON,
-// after mask and drop), in a ring that costs nothing per decision beyond a store into a
-// slot, and listeners told of each event. The decision-log plugin keeps one; with
-// --workers each worker keeps one that the primary fills while the worker has listeners.
+// after mask and drop), held as bytes (a ByteQueue: kept as strings, the last thousand
+// events all reached V8's old generation, a cost per decision in garbage collection; see
+// byte-queue.ts) and read back as text when asked for, and listeners told of each event.
+// The decision-log plugin keeps one; with --workers each worker keeps one that the primary
+// fills while the worker has listeners.
+
+import { ByteQueue } from './byte-queue.js';
 
 export interface DecisionFeedOptions {
   /** Events kept at most. */
   events?: number;
-  /** About this many characters of events kept at most (the oldest go first). */
+  /** About this many bytes of events kept at most (the oldest go first). */
   bytes?: number;
   /** A listener threw (it is not removed; the others are still told). */
   onListenerError?: (err: unknown) => void;
@@ -15,24 +19,19 @@ export interface DecisionFeedOptions {
 }
 
 export class DecisionFeed {
-  private readonly slots: (string | undefined)[];
-  /** Index of the oldest event, and how many there are. */
-  private head = 0;
-  private size = 0;
-  private bytes = 0;
+  private readonly q = new ByteQueue();
+  private readonly max: number;
   private readonly listeners = new Set<(eventJson: string) => void>();
 
   constructor(private readonly o: DecisionFeedOptions = {}) {
-    this.slots = new Array<string | undefined>(o.events ?? 1000);
+    this.max = o.events ?? 1000;
   }
 
   push(eventJson: string): void {
-    const cap = this.slots.length;
-    if (this.size === cap) this.dropOldest();
-    this.slots[(this.head + this.size) % cap] = eventJson;
-    this.size++;
-    this.bytes += eventJson.length;
-    while (this.o.bytes !== undefined && this.bytes > this.o.bytes && this.size > 1) this.dropOldest();
+    const q = this.q;
+    q.push(eventJson);
+    if (q.length > this.max) q.shift();
+    while (this.o.bytes !== undefined && q.bytes > this.o.bytes && q.length > 1) q.shift();
     for (const fn of this.listeners) {
       try {
         fn(eventJson);
@@ -42,18 +41,11 @@ export class DecisionFeed {
     }
   }
 
-  private dropOldest(): void {
-    this.bytes -= this.slots[this.head]!.length;
-    this.slots[this.head] = undefined;
-    this.head = (this.head + 1) % this.slots.length;
-    this.size--;
-  }
-
   /** The last `limit` events, oldest first. */
   recent(limit: number): string[] {
-    const n = Math.max(0, Math.min(limit, this.size));
+    const n = Math.max(0, Math.min(limit, this.q.length));
     const out: string[] = [];
-    for (let i = this.size - n; i < this.size; i++) out.push(this.slots[(this.head + i) % this.slots.length]!);
+    for (let s = this.q.end - n; s < this.q.end; s++) out.push(this.q.text(s));
     return out;
   }
 

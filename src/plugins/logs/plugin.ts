@@ -262,20 +262,21 @@ export class DecisionLogPlugin implements Plugin {
 
   /**
    * Uploads what is buffered, one chunk at a time: the encoder compresses each chunk once,
-   * as it fills, between the requests (so the event loop is never held for a whole batch).
-   * A failed request puts its events and every later one back in the buffer.
+   * as it is cut, between the requests (so the event loop is never held for a whole batch).
+   * The drained queue keeps every event until its chunk is accepted; a failed request puts
+   * it back in the buffer with every later event (but those left out as too large).
    */
   private async upload(): Promise<boolean> {
     const client = this.opts.client;
     if (!client) return true;
-    const events = this.buffer.drain();
-    if (!events.length) return true;
+    const q = this.buffer.drain();
+    if (!q.length) return true;
     const enc = this.encoder;
-    let next = 0;
+    let next = q.first;
     let tooLarge = 0;
     const ready: Chunk[] = [];
-    const failed = (error: { message: string; httpCode?: number }, unsent: string[]): false => {
-      this.buffer.requeue([...unsent, ...ready.flatMap((x) => x.events), ...enc.takePending(), ...events.slice(next)]);
+    const failed = (error: { message: string; httpCode?: number }): false => {
+      this.buffer.requeue(q);
       this.failures++;
       const changed = this.lastError?.message !== error.message;
       this.lastError = error;
@@ -287,23 +288,24 @@ export class DecisionLogPlugin implements Plugin {
       for (;;) {
         const before = enc.tooLarge;
         try {
-          // Events join the pending chunk synchronously; a full chunk is gzipped off the event loop.
-          while (!ready.length && next < events.length) {
-            if (enc.offer(events[next]!)) next++;
-            else for (const c of await enc.flush()) ready.push(c);
+          // A chunk's events are copied out of the queue; its gzip runs off the event loop.
+          while (!ready.length && next < q.end) {
+            const r = await enc.next(q, next);
+            for (const c of r.chunks) ready.push(c);
+            next = r.next;
           }
-          if (!ready.length) for (const c of await enc.flush()) ready.push(c);
         } catch (err) {
-          // gzip failed: the encoder kept the chunk's events pending; nothing is lost.
-          return failed({ message: `log upload failed: ${(err as Error).message}` }, []);
+          // gzip failed: the queue still holds the events; nothing is lost.
+          return failed({ message: `log upload failed: ${(err as Error).message}` });
         } finally {
           tooLarge += enc.tooLarge - before;
         }
         const c = ready.shift();
         if (!c) break;
         const error = await this.send(client, c);
-        if (error) return failed(error, c.events);
-        this.counts.uploaded += c.events.length;
+        if (error) return failed(error);
+        q.shiftUntil(c.to);
+        this.counts.uploaded += c.to - c.from;
       }
     } finally {
       if (tooLarge) {
@@ -311,6 +313,7 @@ export class DecisionLogPlugin implements Plugin {
         this.log.error({ count: tooLarge }, 'Decision log event exceeds the upload size limit; dropped.');
       }
     }
+    q.clear();
     this.failures = 0;
     if (this.lastError) {
       this.lastError = undefined;

@@ -30,6 +30,7 @@ vi.mock('node:zlib', async (importOriginal) => {
 });
 
 const { ChunkEncoder, chunkEvents, safeRawSize } = await import('../../../src/plugins/logs/chunk.js');
+const { ByteQueue } = await import('../../../src/plugins/logs/byte-queue.js');
 
 afterEach(() => {
   // the encoder compresses on the thread pool only
@@ -129,9 +130,7 @@ describe('chunk encoder', () => {
     for (const batch of [10, 100, 1000, 10000]) {
       const events = decisionEvents(batch, batch + 7);
       const before = enc.work.bytesGzipped;
-      const chunks = [];
-      for (const e of events) chunks.push(...(await enc.write(e)));
-      chunks.push(...(await enc.flush()));
+      const { chunks } = await chunkEvents(events, 32768, enc);
       expect(chunks.flatMap((c) => c.events)).toEqual(events);
       for (const c of chunks) expect(c.body.length).toBeLessThanOrEqual(32768);
       perByte.push((enc.work.bytesGzipped - before) / rawBytes(events));
@@ -202,24 +201,26 @@ describe('chunk encoder', () => {
     for (const limit of [120, 200, 1000]) checkChunks(events, limit, await chunkEvents(events, limit));
   });
 
-  it('gives back the pending events untouched (an upload failed) and starts afresh', async () => {
+  it('takes events from a queue without removing them, and reports where the next chunk starts', async () => {
     const enc = new ChunkEncoder(32768);
+    const q = new ByteQueue();
     const events = decisionEvents(30, 8);
-    for (const e of events) expect(enc.offer(e)).toBe(true);
-    expect(enc.takePending()).toEqual(events);
-    expect(await enc.flush()).toEqual([]);
-    const more = decisionEvents(3, 9);
-    for (const e of more) expect(await enc.write(e)).toEqual([]);
-    const [c] = await enc.flush();
-    expect(JSON.parse(gunzipSync(c!.body).toString())).toEqual(more.map((e) => JSON.parse(e)));
+    for (const e of events) q.push(e);
+    const r = await enc.next(q, q.first + 10);
+    expect(r.next).toBe(q.end);
+    expect(r.chunks).toHaveLength(1);
+    expect(r.chunks[0]).toMatchObject({ from: q.first + 10, to: q.end });
+    expect(gunzipSync(r.chunks[0]!.body).toString()).toBe('[' + events.slice(10).join(',') + ']');
+    expect(q.length).toBe(30);
+    expect(q.text(q.first)).toBe(events[0]);
+    q.clear();
   });
 
   it('compresses off the event loop: other work runs while a chunk is gzipped, and a gzip failure loses nothing', async () => {
     const enc = new ChunkEncoder(1024 * 1024);
     const events = decisionEvents(20000, 12);
-    let offered = 0;
-    while (offered < events.length && enc.offer(events[offered]!)) offered++;
-    expect(offered).toBeGreaterThan(1000);
+    const q = new ByteQueue();
+    for (const e of events) q.push(e);
     let turns = 0;
     let done = false;
     const spin = (): void => {
@@ -227,17 +228,19 @@ describe('chunk encoder', () => {
       if (!done) setImmediate(spin);
     };
     setImmediate(spin);
-    const chunks = await enc.flush();
+    const r = await enc.next(q, q.first);
     done = true;
     // gzipSync (or gzip awaited without the thread pool) would resolve before any turn of the loop
     expect(turns).toBeGreaterThan(0);
-    expect(chunks.flatMap((c) => c.events)).toEqual(events.slice(0, offered));
+    const taken = r.next - q.first;
+    expect(taken).toBeGreaterThan(1000);
+    expect(r.chunks.map((c) => [c.from, c.to])).toEqual([[q.first, r.next]]);
 
-    // a failing gzip puts the events back, in order, ahead of newer ones
-    for (let i = 0; i < 50; i++) enc.offer(events[offered + i]!);
+    // a failing gzip leaves every event in the queue, in order
     zlibWork.budget = zlibWork.bytes;
-    await expect(enc.flush()).rejects.toThrow(/over budget/);
-    enc.offer(events[offered + 50]!);
-    expect(enc.takePending()).toEqual(events.slice(offered, offered + 51));
+    await expect(enc.next(q, r.next)).rejects.toThrow(/over budget/);
+    expect(q.length).toBe(events.length);
+    for (let s = r.next; s < r.next + 100; s++) expect(q.text(s)).toBe(events[s - q.first]);
+    q.clear();
   });
 });

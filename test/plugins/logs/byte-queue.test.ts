@@ -1,0 +1,95 @@
+// The byte queue under the decision-log buffer and feed: texts come back as written (any
+// UTF-8, any size, across slabs), sequence numbers stay with their records, a range of
+// records copies out as one JSON array, records marked skipped are never copied again.
+
+import { describe, expect, it } from 'vitest';
+import { ByteQueue } from '../../../src/plugins/logs/byte-queue.js';
+
+const all = (q: ByteQueue): string[] => {
+  const out: string[] = [];
+  for (let s = q.first; s < q.end; s++) if (!q.skipped(s)) out.push(q.text(s));
+  return out;
+};
+
+/** Texts of varied sizes and alphabets: ASCII, Latin-1, BMP, astral (4 UTF-8 bytes). */
+function texts(n: number): string[] {
+  const alphabets = ['a', 'é', '€', '😀', '"\\'];
+  return Array.from({ length: n }, (_, i) => JSON.stringify({ i, s: alphabets[i % alphabets.length]!.repeat((i * 7919) % 900) }));
+}
+
+describe('ByteQueue', () => {
+  it('gives back every text as written, across many slabs, and counts UTF-8 bytes', () => {
+    const q = new ByteQueue();
+    const ts = texts(3000);
+    let bytes = 0;
+    for (const t of ts) {
+      expect(q.push(t)).toBe(Buffer.byteLength(t));
+      bytes += Buffer.byteLength(t);
+    }
+    expect(bytes).toBeGreaterThan(20 * 64 * 1024);
+    expect(q.length).toBe(3000);
+    expect(q.bytes).toBe(bytes);
+    expect(all(q)).toEqual(ts);
+    for (let s = q.first; s < q.end; s++) expect(q.size(s)).toBe(Buffer.byteLength(ts[s - q.first]!));
+    q.clear();
+    expect(q.length).toBe(0);
+    expect(q.bytes).toBe(0);
+  });
+
+  it('holds a text larger than a slab', () => {
+    const q = new ByteQueue();
+    const big = JSON.stringify('€'.repeat(100_000));
+    q.push('{"a":1}');
+    q.push(big);
+    q.push('{"b":2}');
+    expect(all(q)).toEqual(['{"a":1}', big, '{"b":2}']);
+    const out = Buffer.alloc(1 + 8 + Buffer.byteLength(big) + 1 + 8);
+    expect(q.copyArray(q.first, q.end, out)).toBe(out.length);
+    expect(JSON.parse(out.toString())).toEqual([{ a: 1 }, JSON.parse(big), { b: 2 }]);
+    q.clear();
+  });
+
+  it('keeps sequence numbers across shifts and copies any range out as one JSON array', () => {
+    const q = new ByteQueue();
+    const ts = texts(2000);
+    for (const t of ts.slice(0, 1000)) q.push(t);
+    const first = q.first;
+    for (let i = 0; i < 600; i++) q.shift();
+    for (const t of ts.slice(1000)) q.push(t);
+    expect(q.first).toBe(first + 600);
+    expect(q.end).toBe(first + 2000);
+    expect(q.text(first + 600)).toBe(ts[600]);
+    for (const [a, b] of [[600, 601], [600, 2000], [999, 1001], [1234, 1999]] as const) {
+      const size = ts.slice(a, b).reduce((n, t) => n + Buffer.byteLength(t) + 1, 1);
+      const out = Buffer.alloc(size);
+      expect(q.copyArray(first + a, first + b, out)).toBe(size);
+      expect(out.toString()).toBe('[' + ts.slice(a, b).join(',') + ']');
+    }
+    q.shiftUntil(first + 1990);
+    expect(all(q)).toEqual(ts.slice(1990));
+    q.clear();
+  });
+
+  it('never copies a skipped record again, and refuses to put one in an array', () => {
+    const q = new ByteQueue();
+    for (const t of ['{"a":1}', '{"b":2}', '{"c":3}']) q.push(t);
+    q.skip(q.first + 1);
+    expect(q.bytes).toBe(14);
+    expect(q.skipped(q.first + 1)).toBe(true);
+    const copy = new ByteQueue();
+    for (let s = q.first; s < q.end; s++) copy.pushFrom(q, s);
+    expect(all(copy)).toEqual(['{"a":1}', '{"c":3}']);
+    expect(() => q.copyArray(q.first, q.end, Buffer.alloc(100))).toThrow(/left out/);
+    q.clear();
+    copy.clear();
+  });
+
+  it('refuses a sequence number it does not hold', () => {
+    const q = new ByteQueue();
+    q.push('{}');
+    q.shift();
+    q.push('[]');
+    expect(() => q.text(q.first - 1)).toThrow(RangeError);
+    q.clear();
+  });
+});
