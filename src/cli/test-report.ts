@@ -7,6 +7,7 @@ import { goBenchMemString, goBenchString } from './bench-loop.js';
 import { formatDuration } from './duration.js';
 import { jsonText, ordered } from './json-out.js';
 import type { SubResult, TestResult } from './test-runner.js';
+import { prettyVarValues, type SourceLines } from './var-values.js';
 
 const HL = '-'.repeat(80);
 
@@ -50,6 +51,15 @@ function subLine(sr: SubResult, depth: number): string {
 export interface PrettyOptions {
   verbose: boolean;
   benchMem?: boolean;
+  /** --var-values: each failure shows the expression it failed on, with its variables' values. */
+  varValues?: { source: SourceLines };
+}
+
+/** OPA's failure line: a blank line, then `file:row:` and the expression with its values. */
+function failureLines(f: TestResult, source: SourceLines): string[] {
+  const e = f.failure;
+  if (!e?.location) return [''];
+  return ['', `  ${e.location.file}:${e.location.row}:`, ...prettyVarValues(e, source).map((l) => '    ' + l)];
 }
 
 export function prettyReport(results: TestResult[], o: PrettyOptions): string {
@@ -78,11 +88,12 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
     if (r.error) out.push(`  ${errorText(r)}`);
   }
   const failures = results.filter((r) => r.fail && !r.error);
-  if (o.verbose && failures.length) {
+  if ((o.verbose || o.varValues) && failures.length) {
     out.push(HL, 'FAILURES', HL);
     for (const f of failures) {
       out.push(line(f));
       if (f.trace.length) out.push('', indent(f.trace.join('\n')));
+      if (o.varValues && !f.subResults?.size) out.push(...failureLines(f, o.varValues.source));
       // every failed case with its lineage
       eachSub(f.subResults, (sr, lineage) => {
         if (sr.fail && sr.sub.size === 0) lineage.forEach((n, i) => out.push(`${'  '.repeat(i + 1)}${n}: FAIL`));
@@ -147,7 +158,7 @@ export function jsonReport(results: TestResult[]): string {
         : undefined,
       skip: r.skip ? true : undefined,
       duration: r.durationNs,
-      trace: r.trace.length ? r.trace : undefined,
+      trace: r.events ?? (r.trace.length ? r.trace : undefined),
       output: r.output ? Buffer.from(r.output).toString('base64') : undefined,
       benchmark_result: r.bench
         ? ordered({ N: r.bench.n, T: r.bench.totalNs, Bytes: 0, MemAllocs: r.bench.allocsPerOp * r.bench.n, MemBytes: r.bench.bytesPerOp * r.bench.n })

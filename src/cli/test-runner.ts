@@ -21,6 +21,7 @@ import {
   type RegoErrorDetail,
   type Rule,
   type Term,
+  type TraceEvent,
   type Tracer,
   type Value,
 } from '../engine/index.js';
@@ -38,6 +39,7 @@ function teeTracer(...ts: (Tracer | undefined)[]): Tracer | undefined {
 import { benchmark, type BenchResult } from './bench-loop.js';
 import { toErrorDetails, type PolicySet } from '../runtime/policy-set.js';
 import { prepareQuery, runPrepared } from '../runtime/query.js';
+import { failingEvent, withExprVars } from './var-values.js';
 
 export interface TestCase {
   file: string;
@@ -70,6 +72,10 @@ export interface TestResult extends TestCase {
   bench?: BenchResult;
   /** The cases of a parameterized test, by name. */
   subResults?: Map<string, SubResult>;
+  /** --var-values: the expression the test failed on, with its locals. */
+  failure?: TraceEvent;
+  /** --var-values: the trace events (explain mode filtered) in OPA's JSON form. */
+  events?: Record<string, unknown>[];
 }
 
 const IDENT = /^[a-zA-Z_][a-zA-Z0-9_]*$/;
@@ -246,6 +252,10 @@ export interface RunTestsOptions {
   trace: boolean;
   /** Which events a failing test shows (opa test's --explain, default fails). */
   explain?: ExplainMode;
+  /** Trace every test to report the failing expression's variables (opa test --var-values). */
+  varValues?: boolean;
+  /** How many tests may be in flight at once (opa test -p; 1 when absent or 0). */
+  parallel?: number;
   /** Receives every test's trace events (coverage). */
   coverage?: CoverageTracer;
   bench?: { benchTimeMs: number };
@@ -258,39 +268,55 @@ function passed(results: { expressions: { value: Value }[] }[]): boolean {
 }
 
 export async function runTests(set: PolicySet, data: Value, cases: TestCase[], o: RunTestsOptions): Promise<TestResult[]> {
-  const results: TestResult[] = [];
   if (cases.some((c) => c.parameterized && !c.todo)) injectTestCases(set);
-  for (const [i, c] of cases.entries()) {
-    const r: TestResult = { ...c, fail: false, skip: c.todo, durationNs: 0, trace: [], output: '' };
-    if (!c.todo) {
-      const printed: string[] = [];
-      const buffer = o.trace ? new BufferTracer(o.explain ?? 'fails') : undefined;
-      const entered: Value[] = [];
-      const cases: Tracer | undefined = c.parameterized ? { note: () => {}, testCase: (p) => entered.push(p) } : undefined;
-      const tracer = teeTracer(buffer, o.coverage, cases);
-      const t0 = process.hrtime.bigint();
-      try {
-        const prepared = prepareQuery(set, `${c.pkg}.${c.name}`, 'v1');
-        const rs = await runPrepared(prepared, { data, timeoutMs: o.timeoutMs, tracer, print: (m) => printed.push(m) });
-        if (c.parameterized && rs.length > 0) {
-          const { fail, sub } = subResults(rs[0]!.expressions[0]!.value);
-          r.fail = fail;
-          for (const p of entered) if (Array.isArray(p) && enterCase(sub, p.map(caseName))) r.fail = true;
-          r.subResults = sub;
-        } else r.fail = !passed(rs);
-        if (!r.fail && o.bench) {
-          r.bench = await benchmark(() => runPrepared(prepared, { data, print: () => {} }), o.bench.benchTimeMs);
-        }
-      } catch (e) {
-        const errors = toErrorDetails(e);
-        r.error = errors[0];
-      }
-      r.durationNs = Number(process.hrtime.bigint() - t0);
-      r.output = printed.length ? printed.join('\n') + '\n' : '';
-      if (buffer) r.trace = buffer.lines();
+  // -p/--parallel: up to that many tests in flight (they overlap where evaluation waits, as
+  // on http.send); the report keeps the tests' file order whatever order they finish in.
+  const results: TestResult[] = new Array(cases.length);
+  let next = 0;
+  let done = 0;
+  const worker = async (): Promise<void> => {
+    while (next < cases.length) {
+      const i = next++;
+      results[i] = await runOne(set, data, cases[i]!, o);
+      o.onResult?.(results[i], done++, cases.length);
     }
-    results.push(r);
-    o.onResult?.(r, i, cases.length);
-  }
+  };
+  await Promise.all(Array.from({ length: Math.min(Math.max(o.parallel ?? 1, 1), Math.max(cases.length, 1)) }, worker));
   return results;
+}
+
+async function runOne(set: PolicySet, data: Value, c: TestCase, o: RunTestsOptions): Promise<TestResult> {
+  const r: TestResult = { ...c, fail: false, skip: c.todo, durationNs: 0, trace: [], output: '' };
+  if (c.todo) return r;
+  const printed: string[] = [];
+  const buffer = o.trace || o.varValues ? new BufferTracer(o.explain ?? 'fails') : undefined;
+  const entered: Value[] = [];
+  const cases: Tracer | undefined = c.parameterized ? { note: () => {}, testCase: (p) => entered.push(p) } : undefined;
+  const tracer = teeTracer(buffer, o.coverage, cases);
+  const t0 = process.hrtime.bigint();
+  try {
+    const prepared = prepareQuery(set, `${c.pkg}.${c.name}`, 'v1');
+    const rs = await runPrepared(prepared, { data, timeoutMs: o.timeoutMs, tracer, print: (m) => printed.push(m) });
+    if (c.parameterized && rs.length > 0) {
+      const { fail, sub } = subResults(rs[0]!.expressions[0]!.value);
+      r.fail = fail;
+      for (const p of entered) if (Array.isArray(p) && enterCase(sub, p.map(caseName))) r.fail = true;
+      r.subResults = sub;
+    } else r.fail = !passed(rs);
+    if (!r.fail && o.bench) {
+      r.bench = await benchmark(() => runPrepared(prepared, { data, print: () => {} }), o.bench.benchTimeMs);
+    }
+  } catch (e) {
+    const errors = toErrorDetails(e);
+    r.error = errors[0];
+  }
+  r.durationNs = Number(process.hrtime.bigint() - t0);
+  r.output = printed.length ? printed.join('\n') + '\n' : '';
+  if (buffer && o.trace) r.trace = o.varValues ? withExprVars(buffer.lines(), buffer.events) : buffer.lines();
+  if (buffer && o.varValues) {
+    if (r.fail) r.failure = failingEvent(buffer.all);
+    const events = buffer.json();
+    if (events.length) r.events = events;
+  }
+  return r;
 }

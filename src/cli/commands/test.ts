@@ -2,6 +2,7 @@
 // with -b) and reports like `opa test`. Exit codes as opa: 0 when every test passes, 2
 // when a test fails, errors or is skipped (unless -z), 1 when loading or compiling fails.
 
+import { availableParallelism } from 'node:os';
 import { parseDuration } from '../duration.js';
 import { CLIError } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
@@ -14,7 +15,7 @@ import { command, opt, type OptionsOf } from '../command.js';
 import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, schema, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { allowedBuiltins } from '../capabilities-flag.js';
-import { inputTypeFromSchema } from '../schema-flag.js';
+import { schemaOptions } from '../schema-flag.js';
 
 const testCommand = command({
   name: 'test',
@@ -41,12 +42,11 @@ const testCommand = command({
     schema(),
     // OPA's other test flags.
     opt('--count <n>', 'number of times to repeat each test', '1'),
-    opt('-p, --parallel <n>', 'the number of tests that can run in parallel (accepted; regolith runs them one after another on one thread)'),
+    opt('-p, --parallel <n>', 'the number of tests that can run in parallel, defaulting to the number of CPUs (they overlap where evaluation waits, e.g. on http.send)', String(availableParallelism())),
     opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early', '10'),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
       v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
-    refused('--var-values', 'show local variable values in test output (not supported yet)', () =>
-      '--var-values is not supported yet; -v --explain full shows the trace of failing tests'),
+    opt('--var-values', 'show local variable values in test output'),
     refused('-w, --watch', 'watch for file changes and re-run tests (not supported)', () =>
       '--watch is not supported by regolith test; re-run it from a file watcher (e.g. `watchexec regolith test .`)'),
   ],
@@ -98,13 +98,14 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   const timeoutMs = timeoutArg || (f.bench ? 30_000 : 5_000);
   const count = Number(f.count);
   if (!Number.isInteger(count) || count < 1) throw new CLIError(`invalid argument "${f.count}" for "--count" flag: must be a positive integer`);
-  if (f.parallel !== undefined && !/^\d+$/.test(f.parallel)) throw new CLIError(`invalid argument "${f.parallel}" for "-p, --parallel" flag: strconv.ParseUint: parsing "${f.parallel}": invalid syntax`);
+  if (!/^\d+$/.test(f.parallel)) throw new CLIError(`invalid argument "${f.parallel}" for "-p, --parallel" flag: strconv.ParseUint: parsing "${f.parallel}": invalid syntax`);
   if (!/^\d+$/.test(f.maxErrors)) throw new CLIError(`invalid argument "${f.maxErrors}" for "-m, --max-errors" flag: strconv.ParseInt: parsing "${f.maxErrors}": invalid syntax`);
   const verbose = !!f.verbose || f.explain !== undefined;
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
 
   let results: TestResult[];
   let modules: Map<string, Module> = new Map();
+  const sources = new Map<string, string[]>();
   const coverage = f.coverage ? new CoverageTracer() : undefined;
   try {
     const loaded = await loadPaths({
@@ -113,10 +114,11 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       ignore: f.ignore,
       regoVersion,
     });
-    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities), inputType: inputTypeFromSchema(f.schema) });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities), ...schemaOptions(f.schema) });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
+    for (const m of loaded.modules) sources.set(m.file, m.text.split('\n'));
     // --count: every test runs that many times, each run reported (as opa test repeats them).
     results = [];
     for (let i = 0; i < count; i++) {
@@ -124,6 +126,8 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
         timeoutMs,
         trace: verbose,
         explain: f.explain as ExplainMode | undefined,
+        varValues: !!f.varValues,
+        parallel: Number(f.parallel),
         coverage,
         bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
         onResult: showProgress ? progress : undefined,
@@ -142,7 +146,11 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       process.stderr.write(thresholdMessage(report.coverage ?? 0, threshold) + '\n');
       return 2;
     }
-  } else process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, { verbose, benchMem: f.benchmem }));
+  } else process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, {
+    verbose,
+    benchMem: f.benchmem,
+    varValues: f.varValues ? { source: (file, row) => sources.get(file)?.[row - 1] } : undefined,
+  }));
   if (results.length === 0 && f.failOnEmpty) {
     process.stderr.write('no tests were run\n');
     return 1;

@@ -36,7 +36,6 @@ describe('test --count, --parallel, --max-errors', () => {
 
 describe('flags OPA has that regolith refuses', () => {
   const cases: [string[], string][] = [
-    [['test', '--var-values'], '--explain full'],
     [['test', '-t', 'wasm'], 'use -t rego'],
     [['test', '--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
     [['test', '--watch'], 'file watcher'],
