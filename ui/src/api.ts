@@ -31,6 +31,8 @@ export interface EvalResponse {
   coverage?: Record<string, { covered: number[]; not_covered: number[] }>;
   partial?: { queries: string[]; support: string[] };
   metrics?: Record<string, number>;
+  /** print() output, line by line. */
+  printed?: string[];
 }
 
 export interface DecisionEvent {

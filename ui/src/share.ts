@@ -9,6 +9,10 @@ export interface PlaygroundState {
   unknowns: string;
   explain: 'off' | 'notes' | 'fails' | 'full';
   coverage: boolean;
+  /** The Rego syntax of modules and query (absent: v1). */
+  regoVersion?: 'v0' | 'v1';
+  /** Built-ins from an OPA capabilities file (absent: all of Regolith's): its name and the names it lists. */
+  capabilities?: { file: string; builtins: string[] };
   /** A note shown above the editors (e.g. the decision being replayed). */
   note?: string;
   /** A warning shown above the editors (e.g. the replay may not be faithful). */

@@ -1,5 +1,6 @@
-// The playground's three buttons: evaluate (the input and data checked as JSON here first),
-// format the active module, and share the whole state as a link.
+// The playground's buttons: evaluate (the input and data checked as JSON here first) the
+// query or the selection, load the server's data, format the active module, and share the
+// whole state as a link.
 
 import type { EditorView } from '@codemirror/view';
 import { api, RequestError, type Location } from '../../api.js';
@@ -38,7 +39,47 @@ function jsonErrorAt(text: string, e: unknown): { row: number; col: number; mess
   return { row: 1, col: 1, message };
 }
 
-export async function evaluate(p: Playground): Promise<void> {
+/**
+ * What "evaluate selection" evaluates: the selected text, or with nothing selected the rule
+ * whose head is at or above the cursor (its name, or its ref head `a.b.c`); undefined when
+ * there is none.
+ */
+export function selectionQuery(source: EditorView): string | undefined {
+  const { state } = source;
+  const sel = state.selection.main;
+  if (!sel.empty) return state.sliceDoc(sel.from, sel.to).trim() || undefined;
+  for (let n = state.doc.lineAt(sel.head).number; n >= 1; n--) {
+    const m = /^(?:default\s+)?([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*)/.exec(state.doc.line(n).text);
+    if (m && m[1] !== 'package' && m[1] !== 'import') return m[1];
+    if (m) return undefined;
+  }
+  return undefined;
+}
+
+export function evaluateSelection(p: Playground): Promise<void> {
+  const query = selectionQuery(p.source);
+  if (!query) {
+    renderErrors(p.l.output, 'Nothing to evaluate: select an expression, or put the cursor in a rule', [], p.goTo);
+    return Promise.resolve();
+  }
+  return evaluate(p, { query, file: p.files.active });
+}
+
+/** Replaces the Data panel with the server's data (data.system left out, as replay does). */
+export async function loadServerData(p: Playground): Promise<void> {
+  p.l.loadDataBtn.disabled = true;
+  try {
+    const server = await api.replay();
+    replaceDoc(p.dataEd, JSON.stringify(server.data, null, 2));
+  } catch (e) {
+    renderErrors(p.l.output, `Could not load the server's data: ${(e as Error).message}`, [], p.goTo);
+  } finally {
+    p.l.loadDataBtn.disabled = false;
+  }
+}
+
+/** Evaluates the query box, or `selection` read inside its module's package. */
+export async function evaluate(p: Playground, selection?: { query: string; file: string }): Promise<void> {
   const { l, findings } = p;
   const st = p.current();
   findings.reset();
@@ -60,11 +101,15 @@ export async function evaluate(p: Playground): Promise<void> {
   }
   const unk = st.unknowns.split(',').map((s) => s.trim()).filter(Boolean);
   l.evalBtn.disabled = true;
+  l.evalSelBtn.disabled = true;
   l.output.classList.add('busy');
   try {
     const res = await api.eval({
       modules: st.modules,
-      query: st.query,
+      query: selection?.query ?? st.query,
+      ...(selection ? { in_module: selection.file } : {}),
+      ...(st.regoVersion === 'v0' ? { rego_version: 'v0' as const } : {}),
+      ...(st.capabilities ? { capabilities: { builtins: st.capabilities.builtins.map((name) => ({ name })) } } : {}),
       ...(input !== undefined ? { input } : {}),
       ...(data !== undefined ? { data } : {}),
       ...(st.explain !== 'off' ? { explain: st.explain } : {}),
@@ -72,7 +117,7 @@ export async function evaluate(p: Playground): Promise<void> {
       ...(unk.length ? { unknowns: unk } : {}),
     });
     findings.coverage = res.coverage;
-    renderResult(l.output, res);
+    renderResult(l.output, res, selection ? `Selection in ${selection.file}'s package: ${selection.query}` : undefined);
     renderTrace(l.trace, res.explanation, p.goTo);
   } catch (e) {
     renderTrace(l.trace, undefined, p.goTo);
@@ -84,6 +129,7 @@ export async function evaluate(p: Playground): Promise<void> {
     } else renderErrors(l.output, `Request failed: ${(e as Error).message}`, [], p.goTo);
   } finally {
     l.evalBtn.disabled = false;
+    l.evalSelBtn.disabled = false;
     l.output.classList.remove('busy');
     p.paint();
   }

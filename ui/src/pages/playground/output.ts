@@ -40,8 +40,9 @@ export function renderTrace(trace: HTMLElement, events: TraceEvent[] | undefined
   clear(trace, h('div.trace-head', {}, h('h3', {}, `Trace (${events.length})`)), events.length ? h('ol', {}, ...rows) : h('p.muted', {}, 'no trace events'));
 }
 
-export function renderResult(output: HTMLElement, res: EvalResponse): void {
+export function renderResult(output: HTMLElement, res: EvalResponse, what?: string): void {
   const parts: (Node | null)[] = [];
+  if (what) parts.push(h('p.evaluated.muted', {}, what));
   if (res.partial) {
     parts.push(h('div.partial', {},
       h('h4', {}, 'Partial evaluation'),
@@ -59,6 +60,7 @@ export function renderResult(output: HTMLElement, res: EvalResponse): void {
       r.bindings && Object.keys(r.bindings).length ? h('div.bindings', {}, h('h5', {}, 'Bindings'), h('pre', {}, json(r.bindings))) : null,
     ))));
   }
+  if (res.printed) parts.push(h('div.printed', {}, h('h5', {}, 'print() output'), h('pre.printed-lines', {}, res.printed.join('\n'))));
   if (res.coverage) {
     let c = 0;
     let n = 0;
