@@ -29,6 +29,8 @@ export interface RegolithOptions {
   allowedBuiltins?: Iterable<string>;
   /** The type of `input` (schemaToType of a JSON Schema): refs into input are type-checked against it. */
   inputType?: TypeDecl;
+  /** Schemas `schemas:` annotations name as `schema.<path>` (key `a/b` for schema.a.b); unset: such annotations are ignored, as OPA without --schema. */
+  schemas?: ReadonlyMap<string, unknown>;
 }
 
 export interface EvaluateOptions {
@@ -226,7 +228,7 @@ export class Regolith {
   /** Compiles the modules (cached until they change). Throws RegoCompileError. */
   compile(): CompiledPolicy {
     const allowed = this.options.allowedBuiltins;
-    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined, inputType: this.options.inputType });
+    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined, inputType: this.options.inputType, schemas: this.options.schemas });
     return this.compiled;
   }
 

@@ -44,10 +44,10 @@ export interface PolicySet {
 
 export function buildPolicySet(
   loaded: Loaded,
-  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string>; inputType?: TypeDecl } = {},
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string>; inputType?: TypeDecl; schemas?: ReadonlyMap<string, unknown> } = {},
 ): PolicySet {
-  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType } = opts;
-  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType });
+  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas } = opts;
+  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas });
   const modules = new Map<string, Module>();
   const errors: RegoErrorDetail[] = [];
   for (const m of loaded.modules) {

@@ -19,7 +19,7 @@ import { command, opt, type OptionsOf } from '../command.js';
 import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, schema, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { allowedBuiltins } from '../capabilities-flag.js';
-import { inputTypeFromSchema } from '../schema-flag.js';
+import { schemaOptions } from '../schema-flag.js';
 import { collect, collectList } from '../options.js';
 
 const evalCommand = command({
@@ -231,12 +231,12 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
     const t1 = process.hrtime.bigint();
     const customBuiltins = await loadBuiltinModules(f.builtins);
     const allowed = allowedBuiltins(f.capabilities);
-    const inputType = inputTypeFromSchema(f.schema);
-    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed, inputType });
+    const schemaOpts = schemaOptions(f.schema);
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed, ...schemaOpts });
     // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
     if (f.strict) {
       try {
-        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed, inputType });
+        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed, ...schemaOpts });
       } catch (e) {
         throw new CommandErrors(toErrorDetails(e));
       }
