@@ -39,6 +39,7 @@ const execCommand = command({
     opt('--decision <path>', 'set decision to evaluate (default: default_decision of the configuration, /system/main)'),
     opt('--fail-defined', 'exits with non-zero exit code on defined/non-empty result and errors'),
     opt('--fail', 'exits with non-zero exit code on undefined/empty result and errors'),
+    opt('--fail-non-empty', 'exits with non-zero exit code on non-empty result and errors'),
     stdinInput(),
     opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'info'),
     opt('--log-format <format>', `set log format (${LOG_FORMATS.join(', ')})`, 'json'),
@@ -55,8 +56,7 @@ const execCommand = command({
   ],
 });
 
-/** The flags; --fail-non-empty is OPA's exec parameter without a flag (kept for its counting rule). */
-export type ExecFlags = OptionsOf<typeof execCommand> & { failNonEmpty?: boolean };
+export type ExecFlags = OptionsOf<typeof execCommand>;
 
 /** One line of the report; fields in the order OPA's reporter writes them. */
 export interface ExecResult {
