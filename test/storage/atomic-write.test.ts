@@ -7,21 +7,9 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readFileAtomic, writeFileAtomic } from '../../src/storage/index.js';
+import { diskFull } from './disk-full.js';
 
 const tmpdir = (): string => fs.mkdtempSync(path.join(os.tmpdir(), 'regolith-atomic-'));
-
-/** From now on every write(2) fails as on a full disk (after writing `partial` bytes once). */
-export function diskFull(partial = 0): void {
-  let left = partial;
-  vi.spyOn(fs, 'writeSync').mockImplementation(((_fd: number, data: Uint8Array | string) => {
-    if (left > 0) {
-      const n = Math.min(left, typeof data === 'string' ? data.length : data.byteLength);
-      left -= n;
-      return n;
-    }
-    throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
-  }) as typeof fs.writeSync);
-}
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -39,7 +27,7 @@ describe('writeFileAtomic', () => {
     const dir = tmpdir();
     const file = path.join(dir, 'doc.json');
     writeFileAtomic(file, 'the last good state');
-    diskFull(4); // a few bytes get written before the disk is full
+    diskFull(dir, 4); // a few bytes get written before the disk is full
     expect(() => writeFileAtomic(file, 'x'.repeat(100_000))).toThrow(/ENOSPC/);
     vi.restoreAllMocks();
     expect(fs.readFileSync(file, 'utf8')).toBe('the last good state');

@@ -60,6 +60,8 @@ export class DataAdapterPlugin implements Plugin {
   private wake?: (read: boolean) => void;
   private previous?: JSONValue;
   private activatedOnce = false;
+  /** The active document could not be written to disk (persist: true): the next read tries again. */
+  private unpersisted = false;
   private reading?: Promise<void>;
   /** A Retry-After deferred the last read: the next poll waits at least until then (epoch ms). */
   private deferredUntil = 0;
@@ -272,7 +274,8 @@ export class DataAdapterPlugin implements Plugin {
   private async accept(doc: JSONValue): Promise<void> {
     const revision = revisionOf(doc);
     if (this.activatedOnce && revision === this.status_.active_revision) {
-      clearError(this.status_);
+      // a write that failed (a full disk) is tried again; its error stays until one succeeds
+      if (!this.unpersisted || this.persist(doc, revision)) clearError(this.status_);
       this.previous = doc;
       this.changed();
       return;
@@ -280,8 +283,7 @@ export class DataAdapterPlugin implements Plugin {
     try {
       await this.activate(doc, revision);
       this.previous = doc;
-      this.persist(doc, revision);
-      this.log.info({ adapter: this.o.config.name, revision }, 'Adapter data activated.');
+      if (this.persist(doc, revision)) this.log.info({ adapter: this.o.config.name, revision }, 'Adapter data activated.');
     } catch (err) {
       this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data activation failed.');
     }
@@ -316,12 +318,24 @@ export class DataAdapterPlugin implements Plugin {
     this.activatedOnce = true;
   }
 
-  private persist(doc: JSONValue, revision: string): void {
-    if (!this.o.config.persist || !this.o.persistence) return;
+  /**
+   * Writes the active document to disk (persist: true). When that fails (a full disk:
+   * ENOSPC) the document stays active, the status carries the error and the log says so,
+   * as for a bundle; the next read tries the write again.
+   */
+  private persist(doc: JSONValue, revision: string): boolean {
+    if (!this.o.config.persist || !this.o.persistence) return true;
     try {
       this.o.persistence.save(this.o.config.name, { revision, document: doc });
+      this.unpersisted = false;
+      return true;
     } catch (err) {
-      this.log.error({ adapter: this.o.config.name, err: (err as Error).message }, 'Adapter data could not be persisted.');
+      const msg = (err as Error).message;
+      this.unpersisted = true;
+      setError(this.status_, `adapter ${this.o.config.name}: persisting adapter data to disk failed: ${msg}`);
+      this.status_.code = 'adapter_error';
+      this.log.error({ adapter: this.o.config.name, revision, err: msg }, 'Persisting adapter data to disk failed.');
+      return false;
     }
   }
 

@@ -222,6 +222,25 @@ export class BundlePlugin implements Plugin {
     return bundle;
   }
 
+  /**
+   * Writes the activated archive to disk. When that fails (a full disk: ENOSPC) the bundle
+   * stays active, and as in OPA the status carries the error, the log says so and the
+   * ETag is dropped so that the next download is full and the write is tried again.
+   */
+  private persist(e: Entry, archive: Buffer): boolean {
+    if (!this.opts.persistence) return true;
+    try {
+      this.opts.persistence.save(e.config.name, archive);
+      return true;
+    } catch (err) {
+      const msg = (err as Error).message;
+      setError(e.status, `bundle ${e.config.name}: persisting bundle to disk failed: ${msg}`);
+      e.etag = undefined;
+      this.log.error({ name: e.config.name, err: msg }, 'Persisting bundle to disk failed.');
+      return false;
+    }
+  }
+
   private async handle(e: Entry, r: DownloadResult): Promise<void> {
     const t = now();
     e.status.last_request = t;
@@ -241,13 +260,7 @@ export class BundlePlugin implements Plugin {
     try {
       const bundle = await this.activate(e, r.archive, r.etag);
       e.etag = r.etag;
-      if (e.config.persist && !bundle.patch && this.opts.persistence) {
-        try {
-          this.opts.persistence.save(e.config.name, r.archive);
-        } catch (err) {
-          this.log.error({ name: e.config.name, err: (err as Error).message }, 'Bundle could not be persisted.');
-        }
-      }
+      if (e.config.persist && !bundle.patch && !this.persist(e, r.archive)) return this.changed();
       this.log.info({ name: e.config.name, revision: bundle.manifest.revision }, 'Bundle loaded and activated successfully.');
     } catch (err) {
       e.etag = undefined;
