@@ -2,11 +2,42 @@
 // candidate from the request — a bundle (base64 or an http(s) URL), or edited modules over
 // the server's current data — replayed against the decisions the request carries (NDJSON) or
 // the recent ones of the decision log, with the server's current policies as the baseline
-// for "rules involved".
+// for "rules involved". Besides the report: every changed decision (`changes`, at most
+// MAX_CHANGES), which decisions were replayed (`decisions`: where from, how many, the time
+// range) and the candidate against the live policy file by file (`policy_diff`).
 
 import type { RegolithEngine } from '../../engine/store-engine.js';
+import { CANDIDATE_BUNDLE } from './candidate.js';
 import { loadCandidate, parseNDJSON, replay } from './index.js';
-import { toJSONText, type Value } from '../../value/index.js';
+import { policyDiff } from './policy-diff.js';
+import { moduleNames } from '../playground/module-names.js';
+import { isPlainObject, toJSONText, type Value } from '../../value/index.js';
+
+/** Changed decisions listed in full at most (the counts go on). */
+export const MAX_CHANGES = 10_000;
+
+/** The module texts of an engine by the names the console shows (bundle-relative). */
+function shownModules(engine: RegolithEngine, bundleNames: string[]): Record<string, string> {
+  const policies = engine.listPolicies();
+  const names = moduleNames(policies.map((p) => p.id), bundleNames);
+  const out: Record<string, string> = {};
+  for (const p of policies) out[names.get(p.id)!] = p.raw;
+  return out;
+}
+
+/** The earliest and latest timestamp among the events (RFC 3339 text, compared as instants). */
+function timeRange(events: unknown[]): { from?: string; to?: string } {
+  let from: [number, string] | undefined;
+  let to: [number, string] | undefined;
+  for (const e of events) {
+    const ts = isObj(e) ? e['timestamp'] : undefined;
+    const t = typeof ts === 'string' ? Date.parse(ts) : NaN;
+    if (Number.isNaN(t)) continue;
+    if (!from || t < from[0]) from = [t, ts as string];
+    if (!to || t > to[0]) to = [t, ts as string];
+  }
+  return { ...(from ? { from: from[1] } : {}), ...(to ? { to: to[1] } : {}) };
+}
 
 export interface ImpactHookOptions {
   engine: RegolithEngine;
@@ -44,6 +75,7 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
     if (!isObj(req) || !isObj(req['candidate'])) return bad('the request needs a "candidate": {bundle_base64 | bundle_url | modules}');
     const c = req['candidate'];
     let candidate;
+    let candidateModules: Record<string, string> | undefined;
     try {
       if (typeof c['bundle_base64'] === 'string') {
         const b = Buffer.from(c['bundle_base64'], 'base64');
@@ -57,6 +89,7 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
           if (typeof v !== 'string') return bad(`candidate.modules["${k}"] must be the text of a module`);
           modules[k] = v;
         }
+        candidateModules = modules;
         // edited modules decide over the server's data
         candidate = await loadCandidate({ modules, data: JSON.parse(toJSONText(o.engine.store.snapshot().data as Value)), builtins });
       } else return bad('candidate: give bundle_base64, bundle_url or modules');
@@ -64,13 +97,23 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
       return bad(`the candidate cannot be loaded: ${(e as Error).message}`);
     }
     let events: unknown[];
-    if (typeof req['decisions_ndjson'] === 'string') events = parseNDJSON(req['decisions_ndjson']);
-    else if (o.recent) events = o.recent(1000).map((t) => JSON.parse(t) as unknown);
-    else return bad('decision logging is off: upload decisions as NDJSON (decisions_ndjson), or turn logging on (decision_logs: {console: true})');
+    let source: 'upload' | 'recent';
+    if (typeof req['decisions_ndjson'] === 'string') {
+      events = parseNDJSON(req['decisions_ndjson']);
+      source = 'upload';
+    } else if (o.recent) {
+      events = o.recent(1000).map((t) => JSON.parse(t) as unknown);
+      source = 'recent';
+    } else return bad('decision logging is off: upload decisions as NDJSON (decisions_ndjson), or turn logging on (decision_logs: {console: true})');
     const limit = typeof req['limit'] === 'number' && req['limit'] > 0 ? req['limit'] : undefined;
     const baseline: Record<string, string> = {};
     for (const p of o.engine.store.snapshot().listPolicies()) baseline[p.id] = p.raw;
-    const report = await replay(events, candidate, { limit, baseline, examplesPerKind: 3 });
-    return { status: 200, body: report };
+    const report = await replay(events, candidate, { limit, baseline, examplesPerKind: 3, keepChanges: MAX_CHANGES });
+    const read = limit === undefined ? events : events.slice(0, limit);
+    const root = o.engine.store.read([]);
+    const sys = isPlainObject(root) && isPlainObject(root['system']) ? root['system']['bundles'] : undefined;
+    const live = shownModules(o.engine, isPlainObject(sys) ? Object.keys(sys) : []);
+    const diff = policyDiff(live, candidateModules ?? shownModules(candidate.engine, [CANDIDATE_BUNDLE]));
+    return { status: 200, body: { ...report, decisions: { source, count: read.length, ...timeRange(read) }, policy_diff: diff } };
   };
 }

@@ -54,6 +54,18 @@ export interface ImpactExample {
   rules: string[];
 }
 
+/** One changed decision, as `keepChanges` lists them all. */
+export interface ImpactChange {
+  decision_id: string;
+  path: string;
+  kind: ChangeKind;
+  /** When the decision was made (the event's timestamp), when it says. */
+  timestamp?: string;
+  input?: unknown;
+  before?: unknown;
+  after?: unknown;
+}
+
 export interface ImpactReport {
   /** Events read (every line or item, replayed or skipped). */
   total: number;
@@ -66,6 +78,10 @@ export interface ImpactReport {
   by_path: PathImpact[];
   /** Up to examplesPerKind per kind, in the order the events came. */
   examples: ImpactExample[];
+  /** Every changed decision in the order the events came, up to `keepChanges` (only when asked). */
+  changes?: ImpactChange[];
+  /** More decisions changed than `keepChanges` kept. */
+  changes_truncated?: boolean;
 }
 
 export interface ReplayOptions {
@@ -77,6 +93,8 @@ export interface ReplayOptions {
   onProgress?: (done: number, total?: number) => void;
   /** The policy the events were recorded under (for "rules involved"): a Candidate or its modules. */
   baseline?: Candidate | Record<string, string>;
+  /** List every changed decision in the report (`changes`), at most this many. */
+  keepChanges?: number;
 }
 
 function isCandidate(v: unknown): v is Candidate {
@@ -90,7 +108,7 @@ interface Pending {
 }
 
 /** Why an event cannot be replayed faithfully, or its path segments and input. */
-function admit(e: unknown): { skip: SkipReason } | { ref: string[]; path: string; id: string; input: Value | undefined; result: Value | undefined } {
+function admit(e: unknown): { skip: SkipReason } | { ref: string[]; path: string; id: string; timestamp: unknown; input: Value | undefined; result: Value | undefined } {
   if (e instanceof MalformedLine || typeof e !== 'object' || e === null || Array.isArray(e)) return { skip: 'malformed' };
   const ev = e as Record<string, Value | undefined>;
   if (ev['error'] !== undefined) return { skip: 'error' };
@@ -99,7 +117,7 @@ function admit(e: unknown): { skip: SkipReason } | { ref: string[]; path: string
   if (typeof path !== 'string') return ev['query'] !== undefined || path === undefined ? { skip: 'no_path' } : { skip: 'malformed' };
   const ref = path.split('/').filter((s) => s !== '');
   const id = ev['decision_id'];
-  return { ref, path: ref.join('/'), id: typeof id === 'string' ? id : '', input: ev['input'], result: ev['result'] };
+  return { ref, path: ref.join('/'), id: typeof id === 'string' ? id : '', timestamp: ev['timestamp'], input: ev['input'], result: ev['result'] };
 }
 
 function pathRules(rules: string[], ref: string[], packages: Map<string, string[]>): string[] {
@@ -116,7 +134,7 @@ function pathRules(rules: string[], ref: string[], packages: Map<string, string[
 export async function replay(events: AsyncIterable<unknown> | unknown[], candidate: Candidate, opts: ReplayOptions = {}): Promise<ImpactReport> {
   const perKind = opts.examplesPerKind ?? 3;
   const total = Array.isArray(events) ? Math.min(events.length, opts.limit ?? Infinity) : undefined;
-  const report: ImpactReport = { total: 0, replayed: 0, skipped: {}, changed: 0, by_path: [], examples: [] };
+  const report: ImpactReport = { total: 0, replayed: 0, skipped: {}, changed: 0, by_path: [], examples: [], ...(opts.keepChanges !== undefined ? { changes: [] } : {}) };
   const byPath = new Map<string, PathImpact>();
   const kept: Record<ChangeKind, number> = { 'allow->deny': 0, 'deny->allow': 0, value: 0 };
   const pending: Pending[] = [];
@@ -148,6 +166,14 @@ export async function replay(events: AsyncIterable<unknown> | unknown[], candida
           if (kind === 'allow->deny') p.allow_to_deny++;
           else if (kind === 'deny->allow') p.deny_to_allow++;
           else p.value_changed++;
+          if (opts.keepChanges !== undefined) {
+            const changes = (report.changes ??= []);
+            if (changes.length < opts.keepChanges) {
+              const c: ImpactChange = { decision_id: a.id, path: a.path, kind, input: a.input === undefined ? undefined : canonicalJSON(a.input), before: canonicalJSON(a.result), after: canonicalJSON(after) };
+              if (typeof a.timestamp === 'string') c.timestamp = a.timestamp;
+              changes.push(c);
+            } else report.changes_truncated = true;
+          }
           if (kept[kind] < perKind) {
             kept[kind]++;
             const before = canonicalJSON(a.result);
