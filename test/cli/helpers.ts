@@ -5,7 +5,7 @@
 // cannot pull the binary away mid-test.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmdirSync, rmSync, statSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -25,9 +25,17 @@ function newestSource(dir: string): number {
   return newest;
 }
 
+/** When the last build through ensureBuilt started (ms); a build started after this process did is fresh for it. */
+const STAMP = join(ROOT, 'node_modules/.cache/regolith-cli-build.started');
+const STARTED = Date.now() - process.uptime() * 1000;
+
 function fresh(): boolean {
   const main = join(DIST, 'cli/main.js');
-  return existsSync(main) && statSync(main).mtimeMs >= newestSource(join(ROOT, 'src'));
+  if (!existsSync(main)) return false;
+  // Sources edited while this process waited for the lock (others keep working) do not
+  // call for another build: each would make every waiter rebuild in turn.
+  const stamp = existsSync(STAMP) ? Number(readFileSync(STAMP, 'utf8')) : 0;
+  return stamp >= STARTED || statSync(main).mtimeMs >= newestSource(join(ROOT, 'src'));
 }
 
 function sleep(ms: number): void {
@@ -50,10 +58,12 @@ export function ensureBuilt(): void {
   }
   try {
     if (!fresh()) {
+      const started = Date.now();
       const r = spawnSync('npm', ['run', 'build'], { cwd: ROOT, encoding: 'utf8' });
       if (r.status !== 0 || !existsSync(join(DIST, 'cli/main.js'))) {
         throw new Error(`npm run build failed:\n${r.stdout}\n${r.stderr}`);
       }
+      writeFileSync(STAMP, String(started));
     }
     rmSync(SNAPSHOT, { recursive: true, force: true });
     cpSync(DIST, SNAPSHOT, { recursive: true });
