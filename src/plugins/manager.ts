@@ -24,6 +24,7 @@ import type { PolicyEvaluator } from './logs/mask.js';
 import { StatusPlugin, type StatusSources } from './status/plugin.js';
 import { AdapterPersistence, AdapterSet, type AdapterSetOptions, type EventReply, type IncomingEvent } from './adapters/index.js';
 import { DiscoveryPlugin } from './discovery/plugin.js';
+import { PLUGIN_TYPES } from './plugin-types.js';
 
 /** No bundle plugin: no revisions (one frozen object, so the decision log keeps its text). */
 const NO_REVISIONS: Record<string, string> = Object.freeze({});
@@ -70,6 +71,8 @@ export class PluginManager {
   status?: StatusPlugin;
   adapters?: AdapterSet;
   readonly discovery?: DiscoveryPlugin;
+  /** The configured plugins of registered types (plugins.<name>), in configuration order. */
+  readonly custom: Plugin[] = [];
   readonly registry: Registry;
   /** The active configuration: the boot one, or the last one discovery applied. */
   config: Config;
@@ -90,6 +93,17 @@ export class PluginManager {
     if (Object.keys(config.adapters).length) this.adapters = new AdapterSet(this.adapterOptions(config));
     if (config.decision_logs) this.decisionLogs = this.newDecisionLogs(config);
     if (config.status) this.status = this.newStatus(config);
+    for (const [name, settings] of Object.entries(config.plugins)) {
+      const engine = opts.engine;
+      this.custom.push(
+        PLUGIN_TYPES[name]!.create(settings, {
+          evaluate: (ref, o) => engine.evaluate(ref, o),
+          decisionLogger: () => this.decisionLogger,
+          registry: this.registry,
+          logger: this.log,
+        }),
+      );
+    }
     if (config.discovery) {
       this.discovery = new DiscoveryPlugin({
         // The boot document as loaded: config.raw itself shows the active configuration.
@@ -113,6 +127,7 @@ export class PluginManager {
     if (this.bundle) out.push(this.bundle);
     if (this.adapters) out.push(...this.adapters.data.values());
     if (this.decisionLogs) out.push(this.decisionLogs);
+    out.push(...this.custom);
     if (this.discovery) out.push(this.discovery);
     return out;
   }
@@ -284,15 +299,34 @@ export class PluginManager {
     }
   }
 
-  /** Stops the plugins in reverse order; decision logs make a last upload attempt. */
-  async stop(): Promise<void> {
-    for (const p of [...this.plugins].reverse()) {
-      try {
-        await p.stop();
-      } catch (err) {
-        this.log.error({ plugin: p.name, err: (err as Error).message }, 'Plugin failed to stop.');
+  /**
+   * Stops the plugins in reverse order; decision logs make a last upload attempt. With a
+   * grace period (--shutdown-grace-period) the stop takes no longer, as OPA's manager bounds
+   * its plugins' Stop with that timeout: a plugin still stopping then (an upload to a
+   * collector that does not answer) is named in the log, every service connection is closed
+   * so that what is in flight fails at once, and stop returns.
+   */
+  async stop(graceMs?: number): Promise<void> {
+    let current: Plugin | undefined;
+    const all = (async () => {
+      for (const p of [...this.plugins].reverse()) {
+        current = p;
+        try {
+          await p.stop();
+        } catch (err) {
+          this.log.error({ plugin: p.name, err: (err as Error).message }, 'Plugin failed to stop.');
+        }
       }
-    }
+      current = undefined;
+    })();
+    if (graceMs === undefined) return all;
+    let timer: NodeJS.Timeout | undefined;
+    const late = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+    clearTimeout(timer);
+    if (!late) return;
+    this.log.error({ plugin: current?.name, grace_period_seconds: graceMs / 1000 }, 'Plugin did not stop within the shutdown grace period; closing its connections.');
+    // the plugins after it still stop (their loops end at once); their requests fail fast now
+    for (const c of this.clients.values()) c.close();
   }
 
   /** name -> state, for /health?plugins, input.plugin_state and the status document. */

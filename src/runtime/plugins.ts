@@ -15,7 +15,8 @@ export interface RunningPlugins {
   serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry' | 'events'>;
   /** The decision log as logged (masked), for the web console; undefined when logging is off. */
   decisionFeed?: { recent(limit: number): string[]; subscribe(fn: (eventJson: string) => void): () => void };
-  stop(): Promise<void>;
+  /** Stops the plugins, within `graceMs` when given (--shutdown-grace-period). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 export async function startPlugins(o: {
@@ -44,6 +45,6 @@ export async function startPlugins(o: {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
     // With discovery, decision logging may start (or stop) with any configuration: the feed follows it.
     decisionFeed: manager.discovery ? followingFeed(manager) : manager.decisionLogs,
-    stop: () => manager.stop(),
+    stop: (graceMs) => manager.stop(graceMs),
   };
 }

@@ -221,7 +221,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       for (const w of watchers) w.close();
       sandbox?.close();
       Promise.all(servers.map((s) => s.close()))
-        .then(() => plugins?.stop())
+        .then(() => plugins?.stop(o.shutdownGraceMs))
         .then(
           () => resolve(0),
           (e: unknown) => {

@@ -146,7 +146,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
       }, periods.graceMs + EXIT_SLACK_MS);
       Promise.all(exits)
         .then(() => clearTimeout(deadline))
-        .then(() => rt.plugins.stop())
+        .then(() => rt.plugins.stop(periods.graceMs))
         .then(
           () => (fatal ? reject(fatal) : resolve(0)),
           (e: unknown) => {
