@@ -5,15 +5,17 @@ import { statSync } from 'node:fs';
 import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../bundle/index.js';
 import { CLIError, bold, out } from '../io.js';
 import { renderTable, truncate } from '../table.js';
-import { command } from '../command.js';
-import { format, v0Compatible } from '../flags.js';
+import { command, opt } from '../command.js';
+import { format, v0Compatible, v1Compatible } from '../flags.js';
+import { annotationRefs, annotationRefsJSON, annotationsPretty, shownFile, type AnnotationRef } from '../inspect-annotations.js';
+import { RegoParseError } from '../../engine/syntax.js';
 
 const inspectCommand = command({
   name: 'inspect',
   description: 'Inspect a bundle',
   args: [['<path>', 'a bundle directory or .tar.gz']],
-  flags: [format(['pretty', 'json'], 'pretty'), v0Compatible()],
-  examples: ['regolith inspect bundle.tar.gz', 'regolith inspect --format json policies/'],
+  flags: [format(['pretty', 'json'], 'pretty'), opt('-a, --annotations', 'list annotations'), v0Compatible(), v1Compatible()],
+  examples: ['regolith inspect bundle.tar.gz', 'regolith inspect --format json policies/', 'regolith inspect -a policies/'],
 });
 
 function pretty(info: BundleInfo): string {
@@ -43,14 +45,22 @@ function pretty(info: BundleInfo): string {
 export default inspectCommand.action(async (path, opts) => {
   if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
   let info: BundleInfo;
+  let annotations: AnnotationRef[] | undefined;
   try {
     // Like `opa inspect`, signatures are shown but not verified.
     const bundle = await readBundle(path, { skipVerify: true });
-    info = inspectBundle(bundle, statSync(path).isDirectory());
+    const fromDirectory = statSync(path).isDirectory();
+    info = inspectBundle(bundle, fromDirectory);
+    if (opts.annotations) {
+      const regoVersion = opts.v0Compatible || bundle.manifest.rego_version === 0 ? 'v0' : 'v1';
+      annotations = annotationRefs(bundle.modules.map((m) => ({ file: shownFile(m.path, m.url, fromDirectory), text: m.text, regoVersion })));
+    }
   } catch (e) {
     if (e instanceof BundleError) throw new CLIError(e.message);
+    if (e instanceof RegoParseError) throw new CLIError(e.message);
     throw e;
   }
-  if (opts.format === 'json') out(JSON.stringify(info, null, 2));
-  else process.stdout.write(pretty(info));
+  // OPA's Info lists `annotations` last, and leaves it out when there are none.
+  if (opts.format === 'json') out(JSON.stringify(annotations?.length ? { ...info, annotations: annotationRefsJSON(annotations) } : info, null, 2));
+  else process.stdout.write(pretty(info) + (annotations ? annotationsPretty(annotations) : ''));
 });
