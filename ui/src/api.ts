@@ -53,6 +53,20 @@ export interface ImpactCandidate { bundle_base64?: string; bundle_url?: string; 
 
 export type ChangeKind = 'allow->deny' | 'deny->allow' | 'value';
 
+export interface ImpactChange {
+  decision_id: string;
+  path: string;
+  kind: ChangeKind;
+  timestamp?: string;
+  input?: unknown;
+  before?: unknown;
+  after?: unknown;
+}
+
+export interface DiffOp { op: 'add' | 'remove' | 'replace'; path: string; old?: unknown; new?: unknown }
+
+export interface FileDiff { file: string; status: 'added' | 'removed' | 'changed' | 'same'; lines?: { op: ' ' | '-' | '+'; text: string }[] }
+
 export interface ImpactReport {
   total: number;
   replayed: number;
@@ -66,9 +80,16 @@ export interface ImpactReport {
     input: unknown;
     before: unknown;
     after: unknown;
-    diff: { op: string; path: string; old?: unknown; new?: unknown }[];
+    diff: DiffOp[];
     rules: string[];
   }[];
+  /** Every changed decision (up to the server's limit). */
+  changes?: ImpactChange[];
+  changes_truncated?: boolean;
+  /** Which decisions were replayed. */
+  decisions?: { source: 'recent' | 'upload'; count: number; from?: string; to?: string };
+  /** The candidate against the live policy, file by file. */
+  policy_diff?: FileDiff[];
 }
 
 /** GET /ui/api/replay: the server's modules (bundle-relative names), base data and bundle revisions. */

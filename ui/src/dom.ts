@@ -49,5 +49,24 @@ export function fmtBytes(n: number | undefined): string {
   return `${n.toFixed(i ? 1 : 0)} ${units[i]}`;
 }
 
+/** A timestamp as local time to the millisecond (13:04:05.123), with the date when `withDate`; '–' when it is not one. */
+export function fmtTime(ts: string | number | undefined, withDate = false): string {
+  const d = new Date(ts ?? NaN);
+  if (Number.isNaN(d.getTime())) return '–';
+  const p = (n: number, w = 2) => String(n).padStart(w, '0');
+  const time = `${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}.${p(d.getMilliseconds(), 3)}`;
+  return withDate ? `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${time}` : time;
+}
+
+/** Saves `text` as a file the browser downloads (made here: nothing is fetched). */
+export function download(name: string, type: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  const a = h('a', { href: url, download: name, hidden: true });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
 /** A page: mounted into the main element; returns a cleanup run when the route changes. */
 export type Page = (root: HTMLElement, params: URLSearchParams) => (() => void) | void | Promise<(() => void) | void>;

@@ -1,12 +1,24 @@
 // Impact analysis: replay recorded decisions (or an uploaded NDJSON file) against a
 // candidate policy — a bundle file, a bundle URL, or the playground's modules — and show
-// what changes.
+// what changes: counts, every changed decision (impact-changes.ts), examples with a result
+// diff in words, and the candidate against the live policy (impact-policy-diff.ts).
 
 import { api, RequestError, type ChangeKind, type ImpactCandidate, type ImpactReport } from '../api.js';
-import { clear, h, json, type Page } from '../dom.js';
+import { clear, fmtTime, h, json, type Page } from '../dom.js';
+import { describeOp } from '../result-diff.js';
+import { changesSection, KIND_LABEL } from './impact-changes.js';
+import { policyDiffSection } from './impact-policy-diff.js';
 import { savedState } from './playground/state.js';
 
-const KIND_LABEL: Record<ChangeKind, string> = { 'allow->deny': 'allow → deny', 'deny->allow': 'deny → allow', value: 'value changed' };
+/** Which decisions the report replayed, in words. */
+function replayedText(r: ImpactReport): string {
+  const d = r.decisions;
+  if (!d) return '';
+  const range = d.from && d.to ? `, made from ${fmtTime(d.from, true)} to ${fmtTime(d.to, true)}` : '';
+  return d.source === 'recent'
+    ? `Replayed the ${d.count} most recent decisions this server logged${range} (it keeps the last 1,000).`
+    : `Replayed the ${d.count} decisions of the uploaded file${range}.`;
+}
 
 async function fileBase64(f: File): Promise<string> {
   const bytes = new Uint8Array(await f.arrayBuffer());
@@ -97,6 +109,7 @@ export const impactPage: Page = (root) => {
           stat('deny → allow', sum('deny_to_allow'), sum('deny_to_allow') ? 'bad' : ''),
           stat('value changed', sum('value_changed')),
         ),
+        h('p.muted.replayed-range', {}, replayedText(r)),
         skipped.length ? h('p.muted.skipped', {}, 'Skipped: ', skipped.map(([k, n]) => `${k} (${n})`).join(', ')) : null,
       ),
       h('section.panel', {},
@@ -104,10 +117,12 @@ export const impactPage: Page = (root) => {
         h('table.by-path', {},
           h('thead', {}, h('tr', {}, h('th', {}, 'path'), ...['decisions', 'changed', 'allow → deny', 'deny → allow', 'value changed'].map((t) => h('th.num', {}, t)))),
           h('tbody', {}, ...(r.by_path.length ? r.by_path.map((p) => h('tr', { 'data-path': p.path },
-            h('td', {}, p.path), h('td.num', {}, p.total), h('td.num', {}, p.changed),
-            h('td.num.a2d', {}, p.allow_to_deny), h('td.num.d2a', {}, p.deny_to_allow), h('td.num.val', {}, p.value_changed))) : [h('tr', {}, h('td.muted', { colspan: 6 }, 'No decisions replayed.'))])),
+            h('td', {}, p.path), num('', p.total), num('', p.changed),
+            num('a2d', p.allow_to_deny), num('d2a', p.deny_to_allow), num('val', p.value_changed))) : [h('tr', {}, h('td.muted', { colspan: 6 }, 'No decisions replayed.'))])),
         ),
       ),
+      r.changes ? changesSection(r.changes, !!r.changes_truncated) : null,
+      r.policy_diff ? policyDiffSection(r.policy_diff) : null,
       h('section.panel.examples', {},
         h('div.panel-head', {}, h('h3', {}, 'Examples')),
         ...(r.examples.length ? kinds.flatMap((k) => {
@@ -121,10 +136,12 @@ export const impactPage: Page = (root) => {
 };
 
 function example(e: ImpactReport['examples'][number]): HTMLElement {
-  const diff = h('ul.diff', {}, ...e.diff.map((d) => h('li.diff-' + d.op, {},
-    h('code', {}, `${d.op} ${d.path || '/'}`), ' ',
-    'old' in d ? h('del', {}, JSON.stringify(d.old)) : null, ' ',
-    'new' in d ? h('ins', {}, JSON.stringify(d.new)) : null)));
+  const diff = h('ul.diff', {}, ...e.diff.map((d) => {
+    const w = describeOp(d);
+    return h('li.diff-' + d.op, {}, h('code.diff-ref', {}, w.ref), ` ${w.verb} `,
+      w.old !== undefined ? h('del', {}, w.old) : null, w.old !== undefined && w.new !== undefined ? ' to ' : null,
+      w.new !== undefined ? h('ins', {}, w.new) : null);
+  }));
   return h('details.example', { 'data-kind': e.kind, 'data-id': e.decision_id },
     h('summary', {}, h('span.badge.k-' + e.kind.replace('->', '-'), {}, KIND_LABEL[e.kind]), ' ', h('code', {}, e.path), ' — ', h('code.muted', {}, e.decision_id)),
     h('div.detail-grid', {},
@@ -132,6 +149,11 @@ function example(e: ImpactReport['examples'][number]): HTMLElement {
       h('div', {}, h('h5', {}, 'result diff'), diff, h('p.before-after.muted', {}, `before ${JSON.stringify(e.before)} → after ${JSON.stringify(e.after)}`)),
       h('div', {}, h('h5', {}, 'rules involved'), e.rules.length ? h('ul.rules', {}, ...e.rules.map((x) => h('li', {}, h('code', {}, x)))) : h('p.muted', {}, 'none reported')),
     ));
+}
+
+/** A count cell; a count above zero is marked (painted), zero is not. */
+function num(cls: string, n: number): HTMLElement {
+  return h(`td.num${cls ? `.${cls}` : ''}${n ? '.nonzero' : ''}` as 'td', {}, n);
 }
 
 function stat(label: string, n: number, tone = ''): HTMLElement {
