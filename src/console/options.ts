@@ -5,7 +5,12 @@ export interface ConsoleOptions {
   /** Directory with index.html and assets/ (built into dist/ui by the frontend build). */
   assetsDir: string;
   /** Decision-log events as they are logged (masked/dropped exactly as the logs), or undefined when decision logging is off. */
-  decisions?: { recent(limit: number): string[]; subscribe(fn: (eventJson: string) => void): () => void };
+  decisions?: {
+    recent(limit: number): string[];
+    subscribe(fn: (eventJson: string) => void): () => void;
+    /** The decision-log plugin's upload status (its counters and last error), when the feed is the plugin itself. */
+    uploadStatus?(): { metrics?: Record<string, number>; code?: string; message?: string };
+  };
   /** Impact analysis (replay); answers the HTTP status and JSON body to send. */
   impact?: (request: unknown) => Promise<{ status: number; body: unknown }>;
   /**

@@ -1,5 +1,6 @@
 // The console's view of the decision log: GET /ui/api/decisions (the last events, oldest
-// first) and GET /ui/api/decisions/stream (server-sent events as decisions are logged).
+// first), GET /ui/api/decisions/stream (server-sent events as decisions are logged) and
+// GET /ui/api/decisions/counters (uploaded, dropped and buffered events, the last upload error).
 // Events are exactly what the decision log writes: masked, and never those dropped.
 
 import type { App } from '../../server/context.js';
@@ -88,7 +89,30 @@ function stream(decisions: NonNullable<ConsoleOptions['decisions']>, env: unknow
 export const decisionRoutes: readonly RouteDecl[] = [
   { method: 'GET', path: '/ui/api/decisions', answeredBy: 'primary' },
   { method: 'GET', path: '/ui/api/decisions/stream', answeredBy: 'worker' },
+  { method: 'GET', path: '/ui/api/decisions/counters', answeredBy: 'primary' },
 ];
+
+/** The decision log's counters in the console's words, from the plugin's upload status (OPA's metric names). */
+export function counters(c: ConsoleOptions): Record<string, unknown> {
+  if (!c.decisions) return { enabled: false, hint: DISABLED_HINT };
+  const s = c.decisions.uploadStatus?.();
+  if (!s) return { enabled: true, available: false };
+  const m = s.metrics ?? {};
+  const n = (k: string) => m[k] ?? 0;
+  const out: Record<string, unknown> = {
+    enabled: true,
+    available: true,
+    uploaded: n('counter_decision_logs_uploaded'),
+    buffered: n('gauge_decision_logs_buffered_events'),
+    dropped: {
+      buffer_size_limit: n('counter_decision_logs_dropped_buffer_size_limit_bytes_exceeded'),
+      rate_limit: n('counter_decision_logs_dropped_rate_limit_exceeded'),
+      event_too_large: n('counter_decision_logs_dropped_event_too_large'),
+    },
+  };
+  if (s.code || s.message) out['error'] = { code: s.code ?? '', message: s.message ?? '' };
+  return out;
+}
 
 export function registerUiDecisions(app: App, c: ConsoleOptions, pingMs = PING_MS): void {
   app.get(
@@ -100,6 +124,7 @@ export function registerUiDecisions(app: App, c: ConsoleOptions, pingMs = PING_M
       return sendJSON(`{"enabled":true,"events":[${c.decisions.recent(limit).join(',')}]}`);
     }),
   );
+  app.get('/ui/api/decisions/counters', route('ui/api/decisions/counters', () => sendJSON(JSON.stringify(counters(c)))));
   app.get(
     '/ui/api/decisions/stream',
     route('ui/api/decisions/stream', (ctx) => {
