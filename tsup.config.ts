@@ -37,13 +37,15 @@ function esbuildOptions(options: { chunkNames?: string; minifyWhitespace?: boole
 
 // Pure-JS dependencies are bundled so that start-up does not walk node_modules; re2 (a
 // native addon) and pino (which starts transports from its own files) stay external, and
-// libraries that only some built-ins use (graphql, ajv) are required on first call.
+// libraries that only some built-ins use (graphql, ajv) are required on first call. The gRPC
+// packages (@grpc/*) are optional peer dependencies, loaded only by the Envoy plugin
+// (src/integrations/envoy), so the package does not grow for those who do not use it.
 const shared = {
   target: 'node20',
   platform: 'node',
   sourcemap: true,
-  external: ['re2', 'pino'],
-  noExternal: [/^(?!re2$|pino$)[^.]/],
+  external: ['re2', 'pino', /^@grpc\//],
+  noExternal: [/^(?!re2$|pino$|@grpc\/)[^.]/],
   esbuildPlugins: [chevrotainWithoutSideEffects],
   define,
   esbuildOptions,

@@ -13,6 +13,8 @@ import { crashReport } from './crash-reports/index.js';
 import { drive } from './file-storage/index.js';
 import { calendar } from './calendar/index.js';
 import { deploymentManager } from './deployment-manager/index.js';
+import { registerPluginType } from '../plugins/plugin-types.js';
+import { PLUGIN_NAME as ENVOY, envoyExtAuthzGrpc } from './envoy/index.js';
 
 export const INTEGRATIONS: Record<string, AdapterType> = {
   directory: directory as AdapterType,
@@ -25,7 +27,9 @@ export const INTEGRATIONS: Record<string, AdapterType> = {
   deployment_manager: deploymentManager as AdapterType,
 };
 
-/** Registers every shipped integration's adapter type (idempotent). */
+/** Registers every shipped integration's adapter type and plugin type (idempotent). */
 export function registerIntegrations(): void {
   for (const [name, type] of Object.entries(INTEGRATIONS)) registerAdapterType(name, type);
+  // plugins.<name>: the plugins integrations bring (OPA's Envoy plugin)
+  registerPluginType(ENVOY, envoyExtAuthzGrpc);
 }

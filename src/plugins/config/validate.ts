@@ -8,6 +8,7 @@ import { checkService, fail, isObj, polling, Section } from './section.js';
 import { adapters } from '../adapters/config.js';
 import { discovery } from './discovery.js';
 import { ADAPTER_TYPES } from '../adapters/registry.js';
+import { PLUGIN_TYPES } from '../plugin-types.js';
 
 function service(name: string, s: Section): ServiceConfig {
   const url = s.reqStr('url');
@@ -271,7 +272,8 @@ export function validateConfig(raw: Record<string, unknown>): Config {
     plugins: (() => {
       const p = top.raw('plugins');
       if (p !== undefined && !isObj(p)) fail('plugins', 'expected an object');
-      return (p ?? {}) as Record<string, unknown>;
+      // a copy: the validated settings replace the raw sections below, raw stays as written
+      return { ...(p ?? {}) } as Record<string, unknown>;
     })(),
     raw,
   };
@@ -282,6 +284,11 @@ export function validateConfig(raw: Record<string, unknown>): Config {
   // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's
   // decision events) or accepted without acting on them.
   top.done(['caching', 'nd_builtin_cache', 'distributed_tracing', 'storage']);
-  for (const name of Object.keys(cfg.plugins)) fail(`plugins.${name}`, 'unknown plugin');
+  // Registered plugin types (src/plugins/plugin-types.ts) read their own settings.
+  for (const [name, raw] of Object.entries(cfg.plugins)) {
+    const type = PLUGIN_TYPES[name];
+    if (!type) fail(`plugins.${name}`, 'unknown plugin');
+    cfg.plugins[name] = type.validate(raw, `plugins.${name}`);
+  }
   return cfg;
 }
