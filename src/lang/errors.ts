@@ -8,7 +8,11 @@ export const PARSE_ERROR = 'rego_parse_error';
 function formatDetail(e: RegoErrorDetail): string {
   const loc = e.location;
   const prefix = loc ? `${loc.file || ''}:${loc.row}: ` : '';
-  return `${prefix}${e.code}: ${e.message}`;
+  // OPA's Error() appends its details' lines (type errors' carets, left/right types); they
+  // are kept as a non-enumerable `lines` so the JSON form of the details stays OPA's.
+  const lines = (e.details as { lines?: unknown } | undefined)?.lines;
+  const tail = Array.isArray(lines) ? lines.map((l) => `\n\t${String(l)}`).join('') : '';
+  return `${prefix}${e.code}: ${e.message}${tail}`;
 }
 
 /** Formats a list of errors like OPA's ast.Errors.Error(). */

@@ -1,5 +1,6 @@
-// -s/--schema <file or dir> on eval, check and test: refs into input are type-checked against a
-// JSON Schema as `opa eval/check --schema` do, errors in OPA's shape.
+// -s/--schema <file or dir> on eval, check and test: a file types input everywhere, a
+// directory's schemas are named by `schemas:` annotations, as `opa eval/check --schema` do;
+// errors in OPA's shape.
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -55,11 +56,43 @@ describe('eval --schema', () => {
     expect(regolith(['eval', '-d', bad.policy, '--format', 'raw', 'data.p.allow']).code).toBe(0);
   });
 
-  it('the query is checked too, and a directory gives the input schema by its input.json', () => {
-    const { schemaDir } = setup(GOOD);
-    const r = regolith(['eval', '--schema', schemaDir, '--format', 'pretty', 'input.usr']);
+  it('the query is checked against a single schema file; a directory gives input no type by itself (as OPA)', () => {
+    const { schema, schemaDir } = setup(GOOD);
+    const r = regolith(['eval', '--schema', schema, '--format', 'pretty', 'input.usr']);
     expect(r.code).toBe(1);
     expect(r.stdout + r.stderr).toContain('rego_type_error: undefined ref: input.usr');
+    expect(regolith(['eval', '--schema', schemaDir, '--format', 'pretty', 'input.usr']).code).toBe(0);
+    const bad = setup(BAD);
+    expect(regolith(['eval', '--schema', bad.schemaDir, '-d', bad.policy, 'data.p.allow']).code).toBe(0);
+  });
+
+  it('a directory: schemas: annotations name its files as schema.<path>, for input and data, with OPA\'s error lines', () => {
+    const { dir, schemaDir } = setup(GOOD);
+    mkdirSync(join(schemaDir, 'k8s'));
+    writeFileSync(join(schemaDir, 'k8s', 'acl.yaml'), 'type: object\nproperties:\n  alice: {type: array, items: {type: string}}\n');
+    const policy = join(dir, 'acl.rego');
+    writeFileSync(
+      policy,
+      'package acl\n\n# METADATA\n# schemas:\n#   - input: schema.input\n#   - data.acl: schema.k8s.acl\nallow if {\n  data.acl.bob[_] == input.user.name\n}\n',
+    );
+    const r = regolith(['eval', '--schema', schemaDir, '-d', policy, '--format', 'pretty', 'data.acl.allow']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(
+      `1 error occurred: ${policy}:8: rego_type_error: undefined ref: data.acl.bob[$0]\n\tdata.acl.bob[$0]\n\t         ^\n\t         have: "bob"\n\t         want (one of): ["alice"]`,
+    );
+    writeFileSync(policy, 'package acl\n\n# METADATA\n# schemas:\n#   - input: schema.nothere\nallow if input.x\n');
+    const missing = regolith(['check', '--schema', schemaDir, policy]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`${policy}:6: rego_type_error: undefined schema: schema.nothere`);
+  });
+
+  it('= between a typed ref and another type is match error with its left/right lines', () => {
+    const { policy, schema } = setup('package p\n\nallow if input.user.name = 7\n');
+    const r = regolith(['eval', '--schema', schema, '-d', policy, '--format', 'pretty', 'data.p.allow']);
+    expect(r.code).toBe(1);
+    expect(r.stdout + r.stderr).toContain(`1 error occurred: ${policy}:3: rego_type_error: match error\n\tleft  : string\n\tright : number`);
+    const json = regolith(['eval', '--schema', schema, '-d', policy, 'data.p.allow']);
+    expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors[0]).toMatchObject({ message: 'match error', details: { a: { type: 'string' }, b: { type: 'number' } } });
   });
 
   it('a missing schema file or a $ref outside the document is a clear error', () => {
@@ -82,7 +115,8 @@ describe('check --schema', () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toContain(`1 error occurred: ${bad.policy}:3: rego_type_error: undefined ref: input.user.nmae`);
     const good = setup(GOOD);
-    expect(regolith(['check', '--schema', good.schemaDir, good.policy]).code).toBe(0);
+    expect(regolith(['check', '--schema', good.schema, good.policy]).code).toBe(0);
+    expect(regolith(['check', '--schema', bad.schemaDir, bad.policy]).code).toBe(0);
   });
 });
 
