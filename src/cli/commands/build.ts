@@ -18,7 +18,10 @@ import { prettyErrors } from '../rego-errors.js';
 import { CLIError } from '../io.js';
 import { signingAlg, verificationConfig, verificationWithoutSigningAlg } from '../verification-flags.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { bundleMode, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
+import { builtins, bundleMode, capabilities, ignore, refused, v0Compatible, v1Compatible } from '../flags.js';
+import { allowedBuiltins } from '../capabilities-flag.js';
+import { buildPolicySet, toErrorDetails } from '../../runtime/policy-set.js';
+import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const buildCommand = command({
   name: 'build',
@@ -44,10 +47,19 @@ const buildCommand = command({
       '--entrypoint is for optimized, wasm and plan bundles, which regolith does not build; drop it (a rego bundle needs no entrypoint)'),
     refused('-O, --optimize <level>', 'set optimization level (only 0)', (v) =>
       v === '0' ? undefined : '-O (optimized bundles) is not supported: regolith builds the modules as written; drop -O (decisions are the same)'),
-    refused('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (not supported yet)', () =>
-      '--capabilities is not supported yet by regolith build: `regolith check` checks against every built-in of `regolith capabilities --current`'),
+    capabilities(),
+    builtins(),
+    opt('--debug', 'enable debug output (the files the bundle is built from, on stderr)'),
     refused('--prune-unused', 'exclude dependents of entrypoints (only with -O: not supported)', () =>
       '--prune-unused only applies to -O optimization, which regolith does not support; drop it'),
+    refused('--partial-namespace <ns>', 'set the namespace for partially evaluated files in an optimized bundle (only with -O: not supported)', () =>
+      '--partial-namespace only applies to -O optimization, which regolith does not support; drop it'),
+    refused('--wasm-include-print', 'enable print statements inside of WebAssembly modules (not supported: no wasm target)', () =>
+      '--wasm-include-print is for -t wasm, which regolith does not build (it evaluates Rego directly; print() works in rego bundles); drop it'),
+    refused('--follow-symlinks', 'follow symlinks in the input set of paths (not supported)', () =>
+      '--follow-symlinks is not supported: regolith build skips symbolic links (as opa build without the flag); pass the directories they point to as paths instead'),
+    refused('--signing-plugin <plugin>', 'name of the plugin to use for signing/verification (not supported: OPA plugins are Go)', () =>
+      "--signing-plugin is not supported: OPA's signing plugins are Go code; sign with --signing-key and --signing-alg (RS*, PS*, ES*, HS*)"),
   ],
   examples: [
     'regolith build policy.rego data.json              # files → bundle.tar.gz',
@@ -92,6 +104,31 @@ function parseModules(bundle: Bundle, fallback: number): void {
   if (errors.length) throw new CLIError(prettyErrors(errors));
 }
 
+/**
+ * As `opa build`, the modules are compiled before the bundle is written (compile errors fail
+ * the build), against --capabilities when given: a call to a built-in they do not list is
+ * OPA's `rego_type_error: undefined function`.
+ */
+async function compileModules(bundle: Bundle, f: BuildFlags): Promise<void> {
+  const allowed = allowedBuiltins(f.capabilities);
+  const modules = bundle.modules.map((m) => {
+    const v = regoVersionForFile(bundle.manifest, m.path) ?? (f.v0Compatible ? 0 : 1);
+    return { file: m.url, text: m.text, regoVersion: v === 0 ? ('v0' as const) : ('v1' as const) };
+  });
+  try {
+    buildPolicySet({ modules, data: {} }, { builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowed });
+  } catch (e) {
+    throw new CLIError(prettyErrors(toErrorDetails(e)));
+  }
+}
+
+/** --debug: what goes into the bundle, one line a file (OPA's compiler debug output has no fixed form). */
+function debugListing(bundle: Bundle): void {
+  for (const m of bundle.modules) process.stderr.write(`module: /${m.path} (${m.url})\n`);
+  for (const d of bundle.dataFiles) process.stderr.write(`data: /${d.path} (${d.url})\n`);
+  process.stderr.write(`manifest: ${JSON.stringify(bundle.manifest)}\n`);
+}
+
 export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
   if (paths.length === 0) throw new CLIError('expected at least one path');
   if (f.target !== 'rego') throw new CLIError(`unsupported target "${f.target}": regolith builds only the "rego" target (no Wasm or plan: regolith evaluates Rego directly); drop -t and serve the bundle with regolith run`);
@@ -126,6 +163,8 @@ export async function doBuild(paths: string[], f: BuildFlags): Promise<void> {
       verification,
     });
     parseModules(bundle, f.v0Compatible ? 0 : 1);
+    if (f.debug) debugListing(bundle);
+    await compileModules(bundle, f);
     const gz = await writeBundle(bundle, signing);
     writeFileSync(f.output, gz);
     if (f.push) await push(f, gz, bundle.manifest.revision);

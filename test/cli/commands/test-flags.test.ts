@@ -45,7 +45,11 @@ describe('flags OPA has that regolith refuses', () => {
     [['build', '-e', 'p/allow'], 'no entrypoint'],
     [['build', '-O', '1'], 'drop -O'],
     [['build', '--prune-unused'], 'drop it'],
-    [['build', '--capabilities', 'v1.0.0'], 'regolith check'],
+    [['build', '--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
+    [['build', '--signing-plugin', 'p'], '--signing-key'],
+    [['build', '--follow-symlinks'], 'directories they point to'],
+    [['build', '--partial-namespace', 'p'], 'drop it'],
+    [['build', '--wasm-include-print'], 'drop it'],
   ];
   for (const [args, alternative] of cases) {
     it(args.join(' '), async () => {
