@@ -355,7 +355,7 @@ describe.skipIf(!haveChromium)('web console', () => {
         expect(await page.locator('tr.decision').first().getAttribute('data-id')).not.toBe(alice.decision_id);
 
         // rate plot: a series for the path
-        await page.waitForSelector('.rate-plot polyline.series[data-path="authz/allow"]');
+        await page.waitForSelector('.rate-plot polyline.series[data-series="authz/allow"]');
         expect(await page.locator('.legend-item[data-path="authz/allow"]').innerText()).toMatch(/authz\/allow — \d+\.\d\d\/s/);
 
         // filters

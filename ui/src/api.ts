@@ -47,6 +47,11 @@ export interface DecisionEvent {
   [k: string]: unknown;
 }
 
+export type DecisionCounters =
+  | { enabled: false; hint: string }
+  | { enabled: true; available: false }
+  | { enabled: true; available: true; uploaded: number; buffered: number; dropped: { buffer_size_limit: number; rate_limit: number; event_too_large: number }; error?: { code: string; message: string } };
+
 export type DecisionsResponse = { enabled: true; events: DecisionEvent[] } | { enabled: false; hint: string };
 
 export interface ImpactCandidate { bundle_base64?: string; bundle_url?: string; modules?: Record<string, string> }
@@ -162,6 +167,8 @@ export const api = {
   status: () => call<StatusResponse>('GET', '/ui/api/status'),
   /** What replaying a decision needs: the server's modules, data and bundle revisions. */
   replay: () => call<ReplayResponse>('GET', '/ui/api/replay'),
+  /** The decision log's upload and drop counters. */
+  decisionCounters: () => call<DecisionCounters>('GET', '/ui/api/decisions/counters'),
   /** Whether this tab may use the API (a 401 asks for a token), and how the server authenticates. */
   session: () => call<{ authentication: string }>('GET', '/ui/api/session'),
 };

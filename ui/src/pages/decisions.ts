@@ -1,8 +1,10 @@
 // Live decisions: the decision log as it happens (server-sent events), filtered by path,
-// result, time and decision id, with a per-path rate plot and "open in playground".
+// result, time, decision id and input field, with a per-path rate plot, pause/resume, the
+// log's upload and drop counters, and "open in playground".
 
-import { api, decisionStream, type DecisionEvent } from '../api.js';
-import { clear, h, json, type Page } from '../dom.js';
+import { api, decisionStream, type DecisionCounters, type DecisionEvent } from '../api.js';
+import { legend, lineChart } from '../chart.js';
+import { clear, fmtTime, h, json, type Page } from '../dom.js';
 import { shareURL, type PlaygroundState } from '../share.js';
 
 const MAX_EVENTS = 1000;
@@ -21,6 +23,43 @@ function resultKind(ev: DecisionEvent): ResultFilter {
 function short(v: unknown, n = 60): string {
   const s = v === undefined ? 'undefined' : JSON.stringify(v);
   return s.length > n ? `${s.slice(0, n - 1)}…` : s;
+}
+
+/**
+ * The input search: `field=value` (a dotted path into the input, `input.` optional) matches
+ * when the field's value is `value` (as JSON, or as the string); any other text matches an
+ * input whose JSON contains it.
+ */
+export function inputMatcher(q: string): (input: unknown) => boolean {
+  const text = q.trim();
+  if (!text) return () => true;
+  const eq = /^([A-Za-z_][\w-]*(?:\.[\w-]+)*)\s*=\s*(.*)$/.exec(text);
+  if (!eq) return (input) => JSON.stringify(input ?? null).includes(text);
+  const path = eq[1]!.replace(/^input\./, '').split('.');
+  const want = eq[2]!.trim();
+  return (input) => {
+    let v: unknown = input;
+    for (const k of path) {
+      if (v === null || typeof v !== 'object') return false;
+      v = (v as Record<string, unknown>)[k];
+    }
+    if (v === undefined) return false;
+    return JSON.stringify(v) === want || (typeof v === 'string' && v === want) || String(v) === want;
+  };
+}
+
+/** The counters line: uploaded, buffered, dropped by reason, and the last upload error. */
+function countersView(c: DecisionCounters): HTMLElement {
+  if (!c.enabled) return h('span');
+  if (!c.available) return h('span.muted', {}, 'upload counters are not available here');
+  const item = (key: string, label: string, n: number, bad = false) => h('span.counter' + (bad && n ? '.bad' : ''), { 'data-counter': key }, h('b', {}, n), ` ${label}`);
+  return h('span.counters-in', {},
+    item('uploaded', 'uploaded', c.uploaded),
+    item('buffered', 'buffered', c.buffered),
+    item('dropped_buffer_size_limit', 'dropped (buffer full)', c.dropped.buffer_size_limit, true),
+    item('dropped_rate_limit', 'dropped (rate limit)', c.dropped.rate_limit, true),
+    item('dropped_event_too_large', 'dropped (too large)', c.dropped.event_too_large, true),
+    c.error ? h('span.log-error.bad', { title: c.error.code }, `last upload failed: ${c.error.message}`) : null);
 }
 
 function revisions(ev: DecisionEvent): string {
@@ -75,6 +114,10 @@ export const decisionsPage: Page = async (root) => {
   const timeF = h('select.f-time', { 'aria-label': 'filter by time' },
     h('option', { value: '0' }, 'any time'), h('option', { value: '60' }, 'last minute'), h('option', { value: '300' }, 'last 5 minutes'), h('option', { value: '3600' }, 'last hour'));
   const idF = h('input.f-id', { type: 'text', placeholder: 'decision_id…', 'aria-label': 'filter by decision id' });
+  const inputF = h('input.f-input', { type: 'text', placeholder: 'input: user=alice, or any text', 'aria-label': 'search by input field', spellcheck: 'false' });
+  const pause = h('button.pause', { type: 'button', title: 'hold new decisions; the table stays as it is' }, 'Pause');
+  const held = h('span.held.muted');
+  const counters = h('div.log-counters.muted');
   const counter = h('span.count.muted');
   const live = h('span.live', {}, 'connecting…');
   const plot = h('div.rate-plot');
@@ -103,12 +146,15 @@ export const decisionsPage: Page = async (root) => {
   events.push(...initial.events.slice(-MAX_EVENTS));
 
   clear(root, h('div.page.decisions', {},
-    h('div.toolbar', {}, pathF, resultF, timeF, idF, counter, live),
+    h('div.toolbar', {}, pathF, resultF, timeF, idF, inputF, counter, pause, held, live),
+    counters,
     h('section.panel', {}, h('div.panel-head', {}, h('h3', {}, `Decisions per second, by path (last ${WINDOW_S}s)`)), plot),
     h('section.panel', {}, table),
   ));
 
+  let inputMatches = inputMatcher('');
   const matches = (ev: DecisionEvent, now: number): boolean => {
+    if (!inputMatches(ev.input)) return false;
     if (pathF.value && !(ev.path ?? '').includes(pathF.value.trim())) return false;
     if (resultF.value !== 'any' && resultKind(ev) !== resultF.value) return false;
     const since = Number(timeF.value);
@@ -127,7 +173,7 @@ export const decisionsPage: Page = async (root) => {
     });
     const kind = resultKind(ev);
     const tr = h('tr.decision', { 'data-id': ev.decision_id },
-      h('td.time', { title: ev.timestamp }, new Date(ev.timestamp).toLocaleTimeString()),
+      h('td.time', { title: ev.timestamp }, fmtTime(ev.timestamp)),
       h('td.path', {}, ev.path ?? ev.query ?? ''),
       h('td.result', {}, h('span.badge.r-' + kind, {}, short(ev.result, 30))),
       h('td.input', {}, h('code', {}, short(ev.input))),
@@ -157,31 +203,19 @@ export const decisionsPage: Page = async (root) => {
       if (!b) perPath.set(p, (b = new Array<number>(WINDOW_S).fill(0)));
       b[WINDOW_S - 1 - age]!++;
     }
-    const W = 600;
-    const H = 120;
-    const max = Math.max(1, ...[...perPath.values()].flat());
-    const ns = 'http://www.w3.org/2000/svg';
-    const svg = document.createElementNS(ns, 'svg');
-    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
-    svg.setAttribute('preserveAspectRatio', 'none');
-    svg.classList.add('plot');
-    const axis = document.createElementNS(ns, 'line');
-    Object.entries({ x1: 0, y1: H - 1, x2: W, y2: H - 1, class: 'axis' }).forEach(([k, v]) => axis.setAttribute(k, String(v)));
-    svg.append(axis);
-    const legend = h('div.legend');
-    [...perPath.entries()].sort().forEach(([p, buckets], i) => {
-      const color = COLORS[i % COLORS.length]!;
-      const line = document.createElementNS(ns, 'polyline');
-      line.setAttribute('points', buckets.map((v, x) => `${((x + 0.5) * W) / WINDOW_S},${H - 2 - (v / max) * (H - 8)}`).join(' '));
-      line.setAttribute('stroke', color);
-      line.setAttribute('data-path', p);
-      line.classList.add('series');
-      svg.append(line);
-      const total = buckets.reduce((a, b) => a + b, 0);
-      legend.append(h('span.legend-item', { 'data-path': p }, h('span.swatch', { style: `background:${color}` }), `${p} — ${(total / WINDOW_S).toFixed(2)}/s`));
+    const entries = [...perPath.entries()].sort();
+    const series = entries.map(([p, buckets], i) => ({ name: p, color: COLORS[i % COLORS.length]!, points: buckets.map((v, x): [number, number] => [x - WINDOW_S + 1, v]) }));
+    const svg = lineChart(series, {
+      x: [-WINDOW_S + 1, 0],
+      xTicks: [-WINDOW_S + 1, -45, -30, -15, 0],
+      xLabel: (x) => (x === 0 ? 'now' : `${-x + (x === -WINDOW_S + 1 ? 1 : 0)}s ago`),
+      yLabel: (y) => `${Number.isInteger(y) ? y : y.toFixed(1)}/s`,
+      yMin: 1,
+      yTitle: 'decisions/s',
+      height: 150,
     });
-    if (!perPath.size) legend.append(h('span.muted', {}, 'no decisions in the last minute'));
-    clear(plot, svg, h('div.plot-scale.muted', {}, `peak ${max}/s`), legend);
+    const items = series.map((s, i) => ({ name: s.name, color: s.color, text: `${s.name} — ${(entries[i]![1].reduce((a, b) => a + b, 0) / WINDOW_S).toFixed(2)}/s` }));
+    clear(plot, svg, items.length ? legend(items) : h('div.legend', {}, h('span.muted', {}, 'no decisions in the last minute')));
   };
 
   let pending = false;
@@ -195,14 +229,43 @@ export const decisionsPage: Page = async (root) => {
     });
   };
   for (const el of [pathF, idF]) el.addEventListener('input', refresh);
+  inputF.addEventListener('input', () => {
+    inputMatches = inputMatcher(inputF.value);
+    refresh();
+  });
+  // paused: new decisions wait here, the table and plot stay as they are
+  let paused: DecisionEvent[] | undefined;
+  const add = (ev: DecisionEvent) => {
+    if (events.some((e) => e.decision_id === ev.decision_id)) return;
+    events.push(ev);
+    if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+  };
+  pause.addEventListener('click', () => {
+    if (paused) {
+      paused.forEach(add);
+      paused = undefined;
+      pause.textContent = 'Pause';
+      pause.classList.remove('on');
+      held.textContent = '';
+      refresh();
+    } else {
+      paused = [];
+      pause.textContent = 'Resume';
+      pause.classList.add('on');
+      held.textContent = 'paused';
+    }
+  });
   for (const el of [resultF, timeF]) el.addEventListener('change', refresh);
   refresh();
 
   const stream = decisionStream({
     decision(ev) {
-      if (events.some((e) => e.decision_id === ev.decision_id)) return;
-      events.push(ev);
-      if (events.length > MAX_EVENTS) events.splice(0, events.length - MAX_EVENTS);
+      if (paused) {
+        paused.push(ev);
+        held.textContent = `paused: ${paused.length} new`;
+        return;
+      }
+      add(ev);
       refresh();
     },
     disabled: showDisabled,
@@ -215,9 +278,17 @@ export const decisionsPage: Page = async (root) => {
       live.classList.remove('on');
     },
   });
-  const tick = window.setInterval(renderPlot, 1000);
+  const tick = window.setInterval(() => paused || renderPlot(), 1000);
+  const loadCounters = () =>
+    api.decisionCounters().then(
+      (c) => clear(counters, countersView(c)),
+      () => {},
+    );
+  void loadCounters();
+  const countersTick = window.setInterval(() => void loadCounters(), 2000);
   return () => {
     stream.close();
     clearInterval(tick);
+    clearInterval(countersTick);
   };
 };
