@@ -33,7 +33,7 @@ export async function startEnvoy(policy: string, settings: Record<string, unknow
   const registry = new Registry();
   const plugin = new EnvoyPlugin(validateEnvoy({ addr: '127.0.0.1:0', ...settings }), {
     evaluate: (ref, o) => engine.evaluate(ref, o),
-    decisionLogger: () => async (e) => void decisions.push(structuredClone(e)),
+    decisionLogger: () => async (e) => void decisions.push(e),
     registry,
     logger: SILENT_LOGGER,
   });
