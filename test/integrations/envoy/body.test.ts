@@ -72,3 +72,30 @@ describe('parsed_body', () => {
     }
   });
 });
+
+describe('gRPC bodies with a proto-descriptor', () => {
+  it('the first framed message of /<service>/<method> decoded as the method input, in protojson form', async () => {
+    const { writeFileSync, mkdtempSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const protobuf = (await import('protobufjs')).default;
+    const descriptor = await import('protobufjs/ext/descriptor/index.js');
+    const root = protobuf.parse('syntax = "proto3"; package shop; message Order { string item_name = 1; int64 qty = 2; } service Orders { rpc Place(Order) returns (Order); }', { keepCase: true }).root;
+    const set = (root as unknown as { toDescriptor(e: string): protobuf.Message }).toDescriptor('proto3');
+    const file = join(mkdtempSync(join(tmpdir(), 'envoy-pb-')), 'shop.pb');
+    writeFileSync(file, descriptor.FileDescriptorSet.encode(set).finish());
+    const msg = root.lookupType('shop.Order').encode({ item_name: 'tea', qty: 3 }).finish();
+    const framed = Buffer.concat([Buffer.from([0, 0, 0, 0, msg.length]), Buffer.from(msg)]);
+    const e = await startEnvoy(POLICY, { 'proto-descriptor': file });
+    try {
+      const input = await inputFor({ path: '/shop.Orders/Place', headers: { 'content-type': 'application/grpc' }, raw_body: framed }, e);
+      expect(input['parsed_body']).toEqual({ itemName: 'tea', qty: '3' });
+      const cut = await inputFor({ path: '/shop.Orders/Place', headers: { 'content-type': 'application/grpc' }, raw_body: framed.subarray(0, 6) }, e);
+      expect(cut['truncated_body']).toBe(true);
+      const unknown = await inputFor({ path: '/shop.Orders/Nope', headers: { 'content-type': 'application/grpc' }, raw_body: framed }, e);
+      expect(unknown['parsed_body']).toBeNull();
+    } finally {
+      await e.close();
+    }
+  });
+});
