@@ -62,6 +62,16 @@ export class EventBuffer {
     this.evict();
   }
 
+  /** push() for an event already written as UTF-8: buf[0, n). */
+  pushBytes(buf: Buffer, n: number): void {
+    if (this.limitBytes !== undefined && n > this.limitBytes) {
+      this.dropped.buffer_size_limit_exceeded++;
+      return;
+    }
+    this.queue.pushBytes(buf, 0, n);
+    this.evict();
+  }
+
   /** Takes everything out (for an upload attempt): the caller owns the queue returned. */
   drain(): ByteQueue {
     const out = this.queue;

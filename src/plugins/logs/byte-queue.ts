@@ -81,19 +81,22 @@ export class ByteQueue {
     return n;
   }
 
-  /** Appends the bytes of record `seq` of `from` (a copy, no decoding). */
+  /** Appends the bytes src[start, start + n) as one record (a copy, no decoding). */
+  pushBytes(src: Buffer, start: number, n: number): void {
+    let slab = this.slabs[this.slabs.length - 1];
+    if (!slab || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
+    const at = this.pos;
+    src.copy(slab, at, start, start + n);
+    slab[at + n] = 0x2c; // ,
+    this.pos = at + n + 1;
+    this.addRecord(this.firstSlab + this.slabs.length - 1, at, n);
+  }
+
+  /** Appends the bytes of record `seq` of `from` (unless it was skipped). */
   pushFrom(from: ByteQueue, seq: number): void {
     const i = from.index(seq);
     const n = from.recLen[i]!;
-    if (n < 0) return;
-    const src = from.slabs[from.recSlab[i]! - from.firstSlab]!;
-    let slab = this.slabs[this.slabs.length - 1];
-    if (!slab || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
-    const start = this.pos;
-    const s = from.recStart[i]!;
-    src.copy(slab, start, s, s + n + 1); // the record and its ","
-    this.pos = start + n + 1;
-    this.addRecord(this.firstSlab + this.slabs.length - 1, start, n);
+    if (n >= 0) this.pushBytes(from.slabs[from.recSlab[i]! - from.firstSlab]!, from.recStart[i]!, n);
   }
 
   /** Byte size of record `seq` (0 for a skipped one). */

@@ -14,9 +14,9 @@
 // Each event is thus compressed about once. An event that alone exceeds the limit once
 // compressed can never be sent; it is counted (`tooLarge`), reported to `onTooLarge` and left out.
 //
-// gzip runs on libuv's thread pool (node:zlib's asynchronous gzip), never on the event loop:
-// compressing a 32 KiB chunk takes a few milliseconds, which gzipSync stalled every decision
-// for. The events are records of a ByteQueue (bytes, not strings): a chunk's JSON array is
+// gzip runs on libuv's thread pool (one node:zlib stream, reused: gzip.ts), never on the
+// event loop: compressing a 32 KiB chunk takes a few milliseconds, which gzipSync stalled
+// every decision for. The events are records of a ByteQueue (bytes, not strings): a chunk's JSON array is
 // copied out of the queue's slabs into one reused buffer, a memcpy per slab.
 //
 // gzip runs at its fastest level (Z_BEST_SPEED): on decision events it takes ~2.5x less CPU
@@ -25,8 +25,9 @@
 // compressing was the largest single item of a logged decision's CPU. OPA compresses at Go's
 // default level; a collector reads either.
 
-import { constants, gzip, gzipSync } from 'node:zlib';
+import { constants, gzipSync } from 'node:zlib';
 import { ByteQueue } from './byte-queue.js';
+import { ChunkGzip } from './gzip.js';
 
 /** The gzip options of every chunk (and of the plugin's check that one event fits alone). */
 export const GZIP_OPTIONS = Object.freeze({ level: constants.Z_BEST_SPEED });
@@ -76,6 +77,7 @@ export class ChunkEncoder {
   /** The raw JSON array handed to gzip, reused from chunk to chunk (one gzip at a time). */
   private scratch = Buffer.alloc(0);
   private scratchBusy = false;
+  private readonly gz = new ChunkGzip(GZIP_OPTIONS);
   /** The work done so far (tests check it grows linearly with the events). */
   readonly work: EncoderWork = { gzipCalls: 0, bytesGzipped: 0 };
   /** Events left out so far because alone they exceed the limit once compressed. */
@@ -90,6 +92,11 @@ export class ChunkEncoder {
     // Very compressible events would make very large chunks (one gzip call blocks the event
     // loop that long): at most 64x the limit raw, or 8 MiB when the limit itself is smaller.
     this.maxRaw = Math.max(this.safeRaw, Math.min(64 * limit, 8 * 1024 * 1024));
+  }
+
+  /** Frees the gzip stream (the encoder still works: it makes a new one). */
+  close(): void {
+    this.gz.close();
   }
 
   /** The raw size chunks are cut at now. */
@@ -130,7 +137,7 @@ export class ChunkEncoder {
     this.work.bytesGzipped += raw;
     if (own) this.scratchBusy = true;
     try {
-      return await new Promise((resolve, reject) => gzip(buf.subarray(0, raw), GZIP_OPTIONS, (err, body) => (err ? reject(err) : resolve(body))));
+      return await this.gz.compress(buf.subarray(0, raw));
     } finally {
       if (own) this.scratchBusy = false;
     }
@@ -192,6 +199,7 @@ export async function chunkEvents(events: string[], limitBytes: number, enc = ne
     for (; s < r.next; s++) if (q.skipped(s)) tooLarge.push(events[s - q.first]!);
   }
   q.clear();
+  enc.close();
   if (tooLarge.length !== enc.tooLarge - before) throw new Error('chunkEvents: skipped events miscounted');
   return { chunks, tooLarge };
 }

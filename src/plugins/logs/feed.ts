@@ -28,10 +28,25 @@ export class DecisionFeed {
   }
 
   push(eventJson: string): void {
+    this.q.push(eventJson);
+    this.trim();
+    this.tell(eventJson);
+  }
+
+  /** push() for an event already written as UTF-8, buf[0, n): decoded only for listeners. */
+  pushBytes(buf: Buffer, n: number): void {
+    this.q.pushBytes(buf, 0, n);
+    this.trim();
+    if (this.listeners.size) this.tell(buf.toString('utf8', 0, n));
+  }
+
+  private trim(): void {
     const q = this.q;
-    q.push(eventJson);
     if (q.length > this.max) q.shift();
     while (this.o.bytes !== undefined && q.bytes > this.o.bytes && q.length > 1) q.shift();
+  }
+
+  private tell(eventJson: string): void {
     for (const fn of this.listeners) {
       try {
         fn(eventJson);

@@ -14,6 +14,7 @@ import { EventBuffer } from './buffer.js';
 import { DecisionFeed } from './feed.js';
 import { ChunkEncoder, gzippedAloneSize, type Chunk } from './chunk.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, type LoggedDecision } from './event.js';
+import { EventWriter } from './event-bytes.js';
 import { filterEvent, pathRef, type PolicyEvaluator } from './mask.js';
 
 export interface DecisionLogPluginOptions {
@@ -58,6 +59,8 @@ export class DecisionLogPlugin implements Plugin {
   private dropRef: string[];
   private maskRef: string[];
   private readonly eventText = new EventText();
+  /** Writes each event's bytes (reused: one event at a time, copied out at once). */
+  private readonly writer = new EventWriter();
   private lastError: { message: string; httpCode?: number } | undefined;
   /** Events accepted, uploaded and dropped by policy (tests and status read them). */
   readonly counts = { logged: 0, uploaded: 0, dropped_by_policy: 0, nd_builtin_cache_dropped: 0 };
@@ -89,6 +92,7 @@ export class DecisionLogPlugin implements Plugin {
     this.abort.abort();
     await this.loop;
     if (this.opts.client) await this.flush();
+    this.encoder.close();
   }
 
   status(): PluginStatus {
@@ -116,7 +120,10 @@ export class DecisionLogPlugin implements Plugin {
       Object.assign(this.buffer.dropped, old.dropped);
       this.buffer.requeue(old.drain());
     }
-    if (r.upload_size_limit_bytes !== prev.upload_size_limit_bytes) this.encoder = new ChunkEncoder(r.upload_size_limit_bytes);
+    if (r.upload_size_limit_bytes !== prev.upload_size_limit_bytes) {
+      this.encoder.close();
+      this.encoder = new ChunkEncoder(r.upload_size_limit_bytes);
+    }
     this.opts = { ...this.opts, config, client, labels };
     this.cfg = next;
     this.dropRef = pathRef(next.drop_decision);
@@ -163,6 +170,16 @@ export class DecisionLogPlugin implements Plugin {
     const engine = this.opts.engine;
     if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.logFiltered(engine, d);
     const ctx = { labels: this.opts.labels, revisions: this.revisionsFor(d) };
+    if (d.nd_builtin_cache === undefined || !this.opts.client) {
+      // The common case: the event's bytes go to the feed and the buffer with no string made.
+      const w = this.writer;
+      w.decision(d, ctx, this.eventText);
+      this.counts.logged++;
+      this.feed.pushBytes(w.buf, w.length);
+      if (this.consoleLogger) this.logToConsole(w.toString());
+      if (this.opts.client) this.buffer.pushBytes(w.buf, w.length);
+      return undefined;
+    }
     let encoded = encodeDecision(d, ctx, this.eventText);
     if (!this.fits(encoded, d.nd_builtin_cache)) encoded = this.fitted(buildEvent(d, ctx));
     this.accept(encoded);
@@ -196,10 +213,12 @@ export class DecisionLogPlugin implements Plugin {
   private accept(encoded: string): void {
     this.counts.logged++;
     this.feed.push(encoded);
-    if (this.consoleLogger) {
-      this.consoleLogger.info({ ...(JSON.parse(encoded) as object), type: 'openpolicyagent.org/decision_logs' }, 'Decision Log');
-    }
+    if (this.consoleLogger) this.logToConsole(encoded);
     if (this.opts.client) this.buffer.push(encoded);
+  }
+
+  private logToConsole(encoded: string): void {
+    this.consoleLogger?.info({ ...(JSON.parse(encoded) as object), type: 'openpolicyagent.org/decision_logs' }, 'Decision Log');
   }
 
   /** The last `limit` events logged (encoded JSON, as uploaded), oldest first. */

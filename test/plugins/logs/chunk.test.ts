@@ -1,7 +1,7 @@
 // The decision-log chunk encoder: gzipped JSON arrays never over upload_size_limit_bytes,
 // every event in exactly one chunk and in order, events that can never fit left out, and
-// work linear in the events. The work is counted (bytes handed to gzip, through a wrapper
-// around node:zlib's asynchronous gzip), not timed, so CPU noise cannot make it pass or fail:
+// work linear in the events. The work is counted (bytes handed to gzip, through wrappers
+// around node:zlib's asynchronous gzip and its gzip stream), not timed, so CPU noise cannot make it pass or fail:
 // an encoder that compresses the growing chunk again for each event hands gzip hundreds of
 // times the events' own size. gzipSync is counted apart: the encoder must never call it
 // (it would stall the event loop a few ms per chunk).
@@ -26,7 +26,23 @@ vi.mock('node:zlib', async (importOriginal) => {
     zlibWork.syncCalls++;
     return zlib.gzipSync(buf, opts);
   };
-  return { ...zlib, default: { ...zlib, gzip, gzipSync }, gzip, gzipSync };
+  // The encoder's reused stream: each chunk is one write
+  const createGzip = (opts?: import('node:zlib').ZlibOptions): import('node:zlib').Gzip => {
+    const z = zlib.createGzip(opts);
+    const write = z.write.bind(z) as (chunk: Buffer, ...rest: unknown[]) => boolean;
+    (z as { write: unknown }).write = (chunk: Buffer, ...rest: unknown[]): boolean => {
+      if (!chunk.byteLength) return write(chunk, ...rest); // flush() writes an empty chunk
+      zlibWork.calls++;
+      zlibWork.bytes += chunk.byteLength;
+      if (zlibWork.bytes > zlibWork.budget) {
+        process.nextTick(() => z.destroy(new Error(`gzip work over budget: ${zlibWork.bytes} bytes in ${zlibWork.calls} calls`)));
+        return false;
+      }
+      return write(chunk, ...rest);
+    };
+    return z;
+  };
+  return { ...zlib, default: { ...zlib, gzip, gzipSync, createGzip }, gzip, gzipSync, createGzip };
 });
 
 const { ChunkEncoder, chunkEvents, safeRawSize } = await import('../../../src/plugins/logs/chunk.js');

@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { BigNum, RSet, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, jsonText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
+import { EventWriter } from '../../../src/plugins/logs/event-bytes.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
@@ -55,9 +56,10 @@ describe('decision-log event text', () => {
     expect(jsonText(parsed)).toBe(toJSONText(parsed));
   });
 
-  it('encodeDecision writes encodeEvent(buildEvent(...)) for every shape of decision', () => {
+  it('encodeDecision and EventWriter write encodeEvent(buildEvent(...)) for every shape of decision', () => {
     const r = rng(5);
     const text = new EventText();
+    const writer = new EventWriter();
     const revisionSets: Record<string, string>[] = [{}, { only: 'r1' }, { zeta: 'r2', alpha: 'r"3', mid: '' }];
     for (let i = 0; i < 1500; i++) {
       const d: LoggedDecision = { decision_id: `id-${i}`, timestamp: '2026-11-26T06:00:00.000Z' };
@@ -73,8 +75,20 @@ describe('decision-log event text', () => {
       const ctx = { labels: { id: 'inst', version: '0.1.0', 'z"label': 'é' }, revisions: revisionSets[i % 3]! };
       const want = encodeEvent(buildEvent(d, ctx));
       expect(encodeDecision(d, ctx, text)).toBe(want);
-      if (d.result !== undefined) expect(encodeDecision({ ...d, result_json: toJSONText(d.result) }, ctx, text)).toBe(want);
+      // the same bytes, written with no string
+      expect(writer.decision(d, ctx, text)).toBe(Buffer.byteLength(want));
+      expect(writer.buf.subarray(0, writer.length).equals(Buffer.from(want))).toBe(true);
+      if (d.result !== undefined) {
+        expect(encodeDecision({ ...d, result_json: toJSONText(d.result) }, ctx, text)).toBe(want);
+        writer.decision({ ...d, result_json: toJSONText(d.result) }, ctx, text);
+        expect(writer.toString()).toBe(want);
+      }
     }
+    // an event larger than the writer's first buffer
+    const big: LoggedDecision = { decision_id: 'big', timestamp: '2026-11-26T06:00:00.000Z', input: { s: 'é'.repeat(40_000), a: Array.from({ length: 3000 }, (_, i) => ({ i })) } };
+    const ctx = { labels: {}, revisions: {} };
+    writer.decision(big, ctx, text);
+    expect(writer.toString()).toBe(encodeDecision(big, ctx, text));
     // No timestamp given: one is stamped, as buildEvent does.
     const ev = JSON.parse(encodeDecision({ decision_id: 'x' }, { labels: {}, revisions: {} }, text)) as Record<string, unknown>;
     expect(Object.keys(ev)).toEqual(['decision_id', 'labels', 'requested_by', 'timestamp']);
