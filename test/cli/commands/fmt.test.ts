@@ -11,7 +11,7 @@ beforeAll(() => ensureBuilt(), 300_000);
 const UGLY = 'package x\nallow   if {\n    input.user == "admin"\n}\np := 1\n';
 const PRETTY = 'package x\n\nallow if {\n\tinput.user == "admin"\n}\n\np := 1\n';
 const V0 = 'package legacy\n\nimport future.keywords.in\n\ndefault allow = false\n\nallow {\n\tinput.x in ["a"]\n}\n\nnames[n] {\n\tn := input.names[_]\n}\n';
-const V0_AS_V1 = 'package legacy\n\ndefault allow := false\n\nallow if {\n\tinput.x in ["a"]\n}\n\nnames contains n if {\n\tn := input.names[_]\n}\n';
+const V0_AS_V1 = 'package legacy\n\nimport rego.v1\n\ndefault allow := false\n\nallow if {\n\tinput.x in ["a"]\n}\n\nnames contains n if {\n\tn := input.names[_]\n}\n';
 
 describe('regolith fmt', () => {
   it('prints the formatted file on stdout and leaves the file alone', () => {
@@ -67,11 +67,11 @@ describe('regolith fmt', () => {
     const file = join(dir, 'old.rego');
     expect(regolith(['fmt', '--v0-compatible', file])).toMatchObject({ code: 0, stdout: V0 });
     const r = regolith(['fmt', file]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain(`rego_parse_error: \`if\` keyword is required before rule body`);
   });
 
-  it('--v0-v1 converts v0 policies to v1 syntax, dropping future imports', () => {
+  it('--v0-v1 converts v0 policies to syntax both versions read (import rego.v1 instead of future imports)', () => {
     const dir = writeTree({ 'old.rego': V0 });
     const file = join(dir, 'old.rego');
     expect(regolith(['fmt', '--v0-v1', file])).toMatchObject({ code: 0, stdout: V0_AS_V1 });
@@ -80,11 +80,11 @@ describe('regolith fmt', () => {
     expect(regolith(['fmt', '--fail', file])).toMatchObject({ code: 0, stdout: V0_AS_V1 });
   });
 
-  it('reports parse errors as OPA prints them, with exit code 1', () => {
+  it('reports parse errors as OPA prints them, with exit code 2 for a file (1 for stdin)', () => {
     const dir = writeTree({ 'bad.rego': 'package x\n\nallow if {\n' });
     const file = join(dir, 'bad.rego');
     const r = regolith(['fmt', file]);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr.startsWith(`failed to format Rego source file: 1 error occurred: ${file}:`)).toBe(true);
     expect(r.stderr).toMatch(/:\d+: rego_parse_error: unexpected eof token\n$/);

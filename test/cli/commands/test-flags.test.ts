@@ -41,7 +41,6 @@ describe('flags OPA has that regolith refuses', () => {
     [['test', '--watch'], 'file watcher'],
     [['check', '--capabilities', 'caps.json'], 'regolith capabilities --current'],
     [['check', '-t', 'wasm'], 'use -t rego'],
-    [['fmt', '--rego-v1'], '--v0-v1'],
     [['build', '-e', 'p/allow'], 'no entrypoint'],
     [['build', '-O', '1'], 'drop -O'],
     [['build', '--prune-unused'], 'drop it'],
