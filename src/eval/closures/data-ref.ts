@@ -12,7 +12,7 @@ import type { PlanCtx } from './ctx.js';
 import { compilePath, compileTerm, fromGen, fromGetter } from './terms.js';
 import { forEachVarShallow } from '../../compiler/terms.js';
 import type { K, TermC } from './types.js';
-import { compareStrings } from '../../value/index.js';
+import { compareStrings, pathReader } from '../../value/index.js';
 import { isPlainObject } from '../../value/object.js';
 
 /** A constant key usable as a data path segment (numbers name keys like "2" in data). */
@@ -98,9 +98,13 @@ function compileFrom(root: RuleNode, prefix: string[], rest: Term[], pc: PlanCtx
       return false;
     });
   }
+  // a base document path without array indexes: one generated reader (see value/path-reader.ts)
+  const read = node === null && !path.some((seg) => /^\d+$/.test(seg)) ? pathReader('data', path) : undefined;
   const fast: (fr: Frame) => Value | undefined = node
     ? (fr) => nodeValue(node, fr.ev)
-    : (fr) => baseAt(fr.ev.data, path);
+    : read
+      ? (fr) => read(fr.ev.data)
+      : (fr) => baseAt(fr.ev.data, path);
   const head = (fr: Frame): Value | undefined => (fr.ev.overrides === null ? fast(fr) : dataAt(fr.ev, path));
   const remaining = rest.slice(consumed);
   if (remaining.length === 0) return fromGetter(head);

@@ -6,8 +6,8 @@ import { forEachVarShallow, isEvery, isSome, refName } from '../../compiler/term
 import { builtinIn } from '../builtins/registry.js';
 import { member2 } from '../builtins/internal.js';
 import type { Frame } from '../context.js';
-import { isCollection } from '../../value/collections.js';
-import { compare, compareStrings, equal, toRegoString, type Value } from '../../value/index.js';
+import { isCollection, iterateAnyOrder } from '../../value/collections.js';
+import { compare, compareStrings, equal, RSet, toRegoString, type Value } from '../../value/index.js';
 import { callWith, resolveCallee } from './calls.js';
 import type { PlanCtx } from './ctx.js';
 import { compileTerm, constValue, isPattern, valueKey } from './terms.js';
@@ -173,6 +173,19 @@ export function compileUnify(a: Term, b: Term, pc: PlanCtx, next: Step): Step {
     }
     return (fr) => ac.gen(fr, (av) => bc.match(fr, av, next));
   }
+  // `x := <single value>`: read the value, no closure per evaluation
+  const bget = bc.get;
+  if (ac.pattern && !bc.pattern && bget)
+    return (fr) => {
+      const bv = bget(fr);
+      return bv === undefined ? false : ac.match(fr, bv, next);
+    };
+  const aget = ac.get;
+  if (!ac.pattern && bc.pattern && aget)
+    return (fr) => {
+      const av = aget(fr);
+      return av === undefined ? false : bc.match(fr, av, next);
+    };
   if (ac.pattern && !bc.pattern) return (fr) => bc.gen(fr, (bv) => ac.match(fr, bv, next));
   if (!ac.pattern && bc.pattern) return (fr) => ac.gen(fr, (av) => bc.match(fr, av, next));
   return (fr) => {
@@ -344,17 +357,30 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
     } else {
       const vc = compileTerm(args[0]!, pc);
       const vs = freshSlot(args[0]!, pc);
-      if (vs !== undefined)
-        k = (fr) =>
-          coll.gen(fr, (c) => {
-            // an array binding a fresh variable: a plain loop, no callback per element
-            if (Array.isArray(c) && fr.slots[vs] === undefined) return eachElement(fr, c, vs, after);
-            return order(fr)(c, (_key, val) => {
+      if (vs !== undefined) {
+        const each = (fr: Frame, c: Value): boolean => {
+          if (fr.slots[vs] === undefined) {
+            // an array, or a set in any order, binding a fresh variable: a plain loop, no
+            // callback per element
+            if (Array.isArray(c)) return eachElement(fr, c, vs, after);
+            const it = order(fr);
+            if (it === iterateAnyOrder && c instanceof RSet) return eachElement(fr, c.unordered(), vs, after);
+            return it(c, (_key, val) => {
               fr.ev.q.tick();
               return fr.slots[vs] === undefined ? bind1(fr, vs, val, after) : vc.match(fr, val, after);
             });
-          });
-      else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
+          }
+          return order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after)));
+        };
+        const get = coll.get;
+        // a single-valued collection is read, not generated: no closure per evaluation
+        k = get
+          ? (fr) => {
+              const c = get(fr);
+              return c === undefined ? false : each(fr, c);
+            }
+          : (fr) => coll.gen(fr, (c) => each(fr, c));
+      } else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }
   return k;
@@ -374,22 +400,29 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   // whether every member passes does not depend on the order they are tried in
   const order = iterationFor(pc);
   if (pc.traced) body = traceChildBody(t.body, t.body.map((x) => x.location?.text ?? '').join('; '), t.location, body);
-  return (fr) =>
-    dom.gen(fr, (d) => {
-      if (!isCollection(d)) return false;
-      // an array into fresh variables: a plain loop, no callback per element
-      if (Array.isArray(d) && vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
-        return everyElement(fr, d, ks, vs, body) ? next(fr) : false;
-      const failed = order(fr)(d, (key, val) => {
-        fr.ev.q.tick();
-        let ok: boolean;
-        if (vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
-          ok = ks === undefined ? bind1(fr, vs, val, body) : bind2(fr, ks, key, vs, val, body);
-        else ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
-        return !ok;
-      });
-      return failed ? false : next(fr);
+  const dget = dom.get;
+  const all = (fr: Frame, d: Value): boolean => {
+    if (!isCollection(d)) return false;
+    // an array into fresh variables: a plain loop, no callback per element
+    if (Array.isArray(d) && vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
+      return everyElement(fr, d, ks, vs, body) ? next(fr) : false;
+    const failed = order(fr)(d, (key, val) => {
+      fr.ev.q.tick();
+      let ok: boolean;
+      if (vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
+        ok = ks === undefined ? bind1(fr, vs, val, body) : bind2(fr, ks, key, vs, val, body);
+      else ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
+      return !ok;
     });
+    return failed ? false : next(fr);
+  };
+  // a single-valued domain is read, not generated: no closure per evaluation
+  if (dget)
+    return (fr) => {
+      const d = dget(fr);
+      return d === undefined ? false : all(fr, d);
+    };
+  return (fr) => dom.gen(fr, (d) => all(fr, d));
 }
 
 function compilePrint(args: Term[], pc: PlanCtx, next: Step): Step {
