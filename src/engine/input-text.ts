@@ -4,6 +4,7 @@
 // answers a malformed input document.
 
 import { JSONParseError, parseJSON, type Value } from '../value/index.js';
+import { parseJSONSparse, type Needs } from '../value/json-sparse.js';
 import { EngineError } from './errors.js';
 
 export interface InputSource {
@@ -12,13 +13,17 @@ export interface InputSource {
   inputText?: string;
 }
 
-/** The input of an evaluation: `input` as given, or `inputText` read; not both. */
-export function inputOf(o: InputSource): Value | undefined {
+/**
+ * The input of an evaluation: `input` as given, or `inputText` read; not both. With
+ * `needs` (what the policy can read of its input, eval/input-needs.ts) only those parts
+ * are built from the text; all of it is still checked.
+ */
+export function inputOf(o: InputSource, needs?: Needs): Value | undefined {
   if (o.inputText === undefined) return o.input as Value | undefined;
   if (o.input !== undefined) throw new EngineError('bad_request', 'input and inputText are exclusive: give the input one way');
   if (o.inputText.trim() === '') return undefined;
   try {
-    return parseJSON(o.inputText);
+    return needs ? parseJSONSparse(o.inputText, needs) : parseJSON(o.inputText);
   } catch (e) {
     if (e instanceof JSONParseError) throw new EngineError('bad_request', `malformed input document: ${e.message}`, [{ code: 'invalid_parameter', message: `malformed input document: ${e.message}` }]);
     throw e;

@@ -15,6 +15,8 @@ import { asyncBuiltinOf, CustomBuiltins, type CustomBuiltin } from './custom-bui
 import { capabilitiesBuiltins } from '../compiler/builtins/index.js';
 import type { TypeDecl } from '../compiler/builtins/types.js';
 import { inputOf } from './input-text.js';
+import { inputNeeds } from '../eval/input-needs.js';
+import type { Needs } from '../value/json-sparse.js';
 
 export interface RegolithOptions {
   /** Syntax of modules added without an explicit version (default v1). */
@@ -31,6 +33,8 @@ export interface RegolithOptions {
   inputType?: TypeDecl;
   /** Schemas `schemas:` annotations name as `schema.<path>` (key `a/b` for schema.a.b); unset: such annotations are ignored, as OPA without --schema. */
   schemas?: ReadonlyMap<string, unknown>;
+  /** A capabilities file's features, future_keywords and allow_net (OPA's --capabilities). */
+  capabilities?: { features?: readonly string[]; futureKeywords?: readonly string[]; allowNet?: readonly string[] };
 }
 
 export interface EvaluateOptions {
@@ -108,9 +112,18 @@ export class PreparedQuery {
     private readonly owner: Regolith,
   ) {}
 
+  /** What the policy and query can read of the input (undefined: all of it), found once. */
+  private needs: Needs | undefined | null = null;
+
+  private inputNeeds(): Needs | undefined {
+    if (this.needs === null) this.needs = inputNeeds(this.plan.policy.root, this.plan.cq.body);
+    return this.needs;
+  }
+
   private opts(o: EvaluateOptions): RunOptions {
     return {
-      input: inputOf(o),
+      // input text is read only where the policy can look, unless a tracer reports values
+      input: inputOf(o, o.inputText !== undefined && o.tracer === undefined ? this.inputNeeds() : undefined),
       data: (o.data ?? this.owner.data) as Value,
       strict: o.strictBuiltinErrors ?? this.owner.options.strictBuiltinErrors,
       deadline: o.timeoutMs !== undefined ? Date.now() + o.timeoutMs : undefined,
@@ -228,7 +241,7 @@ export class Regolith {
   /** Compiles the modules (cached until they change). Throws RegoCompileError. */
   compile(): CompiledPolicy {
     const allowed = this.options.allowedBuiltins;
-    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined, inputType: this.options.inputType, schemas: this.options.schemas });
+    this.compiled ??= compile([...this.modules.values()], { builtins: this.builtins.size ? this.builtins : undefined, allowedBuiltins: allowed ? new Set(allowed) : undefined, inputType: this.options.inputType, schemas: this.options.schemas, capabilities: this.options.capabilities });
     return this.compiled;
   }
 
@@ -242,11 +255,15 @@ export class Regolith {
 
   /** The value of a document (e.g. "authz/allow" or "data.authz.allow") for an input, or undefined. */
   decide(path: string, input?: unknown): unknown {
+    return this.decideWith(path, { input });
+  }
+
+  private decideWith(path: string, o: { input?: unknown; inputText?: string }): unknown {
     const ref = /^data(?:$|[.[])/.test(path) ? path : slashPathRef(path);
     // Parsing and planning the query once per path, not once per decision.
     let q = this.decisions.get(ref);
     if (!q) this.decisions.set(ref, (q = this.prepare(ref)));
-    const r = q.evaluate({ input });
+    const r = q.evaluate(o);
     return r[0]?.expressions[0]?.value;
   }
 
@@ -255,7 +272,7 @@ export class Regolith {
    * numbers, no JSON.parse first. Malformed text throws EngineError('bad_request').
    */
   decideJSON(path: string, inputText: string): unknown {
-    return this.decide(path, inputOf({ inputText }));
+    return this.decideWith(path, { inputText });
   }
 }
 

@@ -1,0 +1,342 @@
+// Reading only part of a JSON document. A policy usually reads a few paths of a large
+// input (a Terraform plan's resource_changes[*].change.actions, not its planned values):
+// `parseJSONSparse` materialises the values under the paths a `Needs` tree names and
+// skips the rest, while still checking every character of the text, so a malformed
+// document is an error wherever the fault is. What it returns is what parseJSON returns
+// with the unneeded object members (and unneeded array elements) left out: exact numbers,
+// duplicate keys resolved as JSON.parse does (the last one wins), the same depth limit.
+
+import { DEFAULT_MAX_DEPTH, JSONParseError, parseJSON, type ParseOptions } from './json-read.js';
+import type { Value } from './types.js';
+
+/**
+ * The parts of a document that are read. `all`: the whole value. Otherwise the members
+ * named in `keys` (each with its own needs) and, through `any`, every member or element
+ * (an iteration, a key not known in advance). A node that exists is itself needed: its
+ * value is present, reduced to what its children need.
+ */
+export interface Needs {
+  all: boolean;
+  keys: Map<string, Needs>;
+  any: Needs | undefined;
+}
+
+export function newNeeds(): Needs {
+  return { all: false, keys: new Map(), any: undefined };
+}
+
+/** Needs of member `key`: its own and those every member has (merged), or undefined when none. */
+function memberNeeds(n: Needs, key: string): Needs | undefined {
+  const own = n.keys.get(key);
+  if (own === undefined) return n.any;
+  if (n.any === undefined) return own;
+  return mergeNeeds(own, n.any);
+}
+
+/** The union of two needs (a new tree where they differ). */
+export function mergeNeeds(a: Needs, b: Needs): Needs {
+  if (a.all) return a;
+  if (b.all) return b;
+  const keys = new Map(a.keys);
+  for (const [k, v] of b.keys) {
+    const x = keys.get(k);
+    keys.set(k, x === undefined ? v : mergeNeeds(x, v));
+  }
+  const any = a.any === undefined ? b.any : b.any === undefined ? a.any : mergeNeeds(a.any, b.any);
+  return { all: false, keys, any };
+}
+
+/**
+ * Parses the parts of `text` that `needs` names (see the top of this file). Throws
+ * JSONParseError for malformed text anywhere in it, or nesting deeper than maxDepth.
+ */
+export function parseJSONSparse(text: string, needs: Needs, opts: ParseOptions = {}): Value {
+  const maxDepth = opts.maxDepth ?? DEFAULT_MAX_DEPTH;
+  if (needs.all) return parseJSON(text, opts);
+  const r = new SparseReader(text, maxDepth);
+  r.ws();
+  const v = r.value(0, needs);
+  r.ws();
+  if (r.pos < text.length) r.fail('unexpected data after the JSON value');
+  return v;
+}
+
+const enum C {
+  Quote = 34,
+  Backslash = 92,
+  Comma = 44,
+  Colon = 58,
+  OpenBrace = 123,
+  CloseBrace = 125,
+  OpenBracket = 91,
+  CloseBracket = 93,
+}
+
+/** Characters allowed after a backslash, besides `u`: " \ / b f n r t. */
+function simpleEscape(c: number): boolean {
+  return c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116;
+}
+
+function isHex(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
+}
+
+class SparseReader {
+  pos = 0;
+  constructor(
+    private readonly s: string,
+    private readonly maxDepth: number,
+  ) {}
+
+  fail(what: string): never {
+    const c = this.s[this.pos];
+    throw new JSONParseError(`${what} at offset ${this.pos} (found ${c === undefined ? 'end of input' : `'${c}'`})`, this.pos);
+  }
+
+  ws(): void {
+    const s = this.s;
+    let i = this.pos;
+    for (;;) {
+      const c = s.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else break;
+    }
+    this.pos = i;
+  }
+
+  /** The value at pos, reduced to what `n` needs. */
+  value(depth: number, n: Needs): Value {
+    if (n.all) return this.whole(depth);
+    const c = this.s.charCodeAt(this.pos);
+    if (c === C.OpenBrace) return this.object(depth + 1, n);
+    if (c === C.OpenBracket) return this.array(depth + 1, n);
+    // a scalar has no parts: it is read whole
+    return this.whole(depth);
+  }
+
+  /** The whole value at pos, as parseJSON reads it (checked by the skip first). */
+  private whole(depth: number): Value {
+    const s = this.s;
+    const start = this.pos;
+    const c = s.charCodeAt(start);
+    if (c === C.Quote) return this.string();
+    this.skip(depth);
+    const text = s.slice(start, this.pos);
+    if (c === 116) return true;
+    if (c === 102) return false;
+    if (c === 110) return null;
+    // numbers and composites: the skip has checked the text and its depth, so parseJSON
+    // only has to pick JSON.parse or its exact reader (no depth scan of its own)
+    return parseJSON(text, { maxDepth: Infinity });
+  }
+
+  private object(depth: number, n: Needs): Value {
+    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
+    const s = this.s;
+    this.pos++;
+    const out: Record<string, Value> = {};
+    this.ws();
+    if (s.charCodeAt(this.pos) === C.CloseBrace) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      if (s.charCodeAt(this.pos) !== C.Quote) this.fail('expected object key');
+      const k = this.string();
+      this.ws();
+      if (s.charCodeAt(this.pos) !== C.Colon) this.fail("expected ':'");
+      this.pos++;
+      this.ws();
+      const m = memberNeeds(n, k);
+      // a key's needs are the same at each occurrence: duplicates are all read (the
+      // last one stays, as JSON.parse keeps it) or all skipped
+      if (m === undefined) this.skip(depth);
+      else {
+        const v = this.value(depth, m);
+        // an own data property even for "__proto__", never the prototype setter
+        if (k === '__proto__') Object.defineProperty(out, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else out[k] = v;
+      }
+      this.ws();
+      const c = s.charCodeAt(this.pos);
+      if (c === C.CloseBrace) {
+        this.pos++;
+        return out;
+      }
+      if (c !== C.Comma) this.fail("expected ',' or '}'");
+      this.pos++;
+    }
+  }
+
+  private array(depth: number, n: Needs): Value {
+    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
+    const s = this.s;
+    this.pos++;
+    const out: Value[] = [];
+    const each = n.any;
+    this.ws();
+    if (s.charCodeAt(this.pos) === C.CloseBracket) {
+      this.pos++;
+      return out;
+    }
+    for (;;) {
+      this.ws();
+      // elements are reached only by iteration or an index, both of which set `any`
+      if (each === undefined) this.skip(depth);
+      else out.push(this.value(depth, each));
+      this.ws();
+      const c = s.charCodeAt(this.pos);
+      if (c === C.CloseBracket) {
+        this.pos++;
+        return out;
+      }
+      if (c !== C.Comma) this.fail("expected ',' or ']'");
+      this.pos++;
+    }
+  }
+
+  /** Reads a string at pos (checked), returning its value. */
+  private string(): string {
+    const s = this.s;
+    const start = this.pos;
+    const end = this.stringEnd(start);
+    this.pos = end;
+    if (end - start === 2) return '';
+    const raw = s.slice(start, end);
+    return raw.indexOf('\\') < 0 ? raw.slice(1, -1) : (JSON.parse(raw) as string);
+  }
+
+  /** The index after the closing quote of the string starting at `start`; checks escapes and control characters. */
+  private stringEnd(start: number): number {
+    const s = this.s;
+    const n = s.length;
+    let i = start + 1;
+    for (;;) {
+      if (i >= n) {
+        this.pos = i;
+        this.fail('unterminated string');
+      }
+      const c = s.charCodeAt(i);
+      if (c === C.Quote) return i + 1;
+      if (c === C.Backslash) {
+        const e = s.charCodeAt(i + 1);
+        if (simpleEscape(e)) i += 2;
+        else if (e === 117 && isHex(s.charCodeAt(i + 2)) && isHex(s.charCodeAt(i + 3)) && isHex(s.charCodeAt(i + 4)) && isHex(s.charCodeAt(i + 5))) i += 6;
+        else {
+          this.pos = i;
+          this.fail('invalid escape in string');
+        }
+      } else if (c < 0x20) {
+        this.pos = i;
+        this.fail('invalid control character in string');
+      } else i++;
+    }
+  }
+
+  /** Moves past the value at pos, checking it; `depth` is that of the enclosing value. */
+  skip(depth: number): void {
+    const s = this.s;
+    const c = s.charCodeAt(this.pos);
+    if (c === C.Quote) {
+      this.pos = this.stringEnd(this.pos);
+      return;
+    }
+    if (c === C.OpenBrace) return this.skipObject(depth + 1);
+    if (c === C.OpenBracket) return this.skipArray(depth + 1);
+    if (c === 116) return this.literal('true');
+    if (c === 102) return this.literal('false');
+    if (c === 110) return this.literal('null');
+    this.number();
+  }
+
+  private literal(word: string): void {
+    if (!this.s.startsWith(word, this.pos)) this.fail('invalid literal');
+    this.pos += word.length;
+  }
+
+  /** -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)? at pos. */
+  private number(): void {
+    const s = this.s;
+    let i = this.pos;
+    let c = s.charCodeAt(i);
+    if (c === 45) c = s.charCodeAt(++i);
+    if (c === 48) c = s.charCodeAt(++i);
+    else if (c >= 49 && c <= 57) {
+      do c = s.charCodeAt(++i);
+      while (c >= 48 && c <= 57);
+    } else return this.fail(Number.isNaN(c) ? 'unexpected end of JSON input' : 'invalid character');
+    if (c === 46) {
+      c = s.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) {
+        this.pos = i;
+        this.fail('invalid number');
+      }
+      do c = s.charCodeAt(++i);
+      while (c >= 48 && c <= 57);
+    }
+    if (c === 101 || c === 69) {
+      c = s.charCodeAt(++i);
+      if (c === 43 || c === 45) c = s.charCodeAt(++i);
+      if (!(c >= 48 && c <= 57)) {
+        this.pos = i;
+        this.fail('invalid number');
+      }
+      do c = s.charCodeAt(++i);
+      while (c >= 48 && c <= 57);
+    }
+    this.pos = i;
+  }
+
+  private skipObject(depth: number): void {
+    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
+    const s = this.s;
+    this.pos++;
+    this.ws();
+    if (s.charCodeAt(this.pos) === C.CloseBrace) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      if (s.charCodeAt(this.pos) !== C.Quote) this.fail('expected object key');
+      this.pos = this.stringEnd(this.pos);
+      this.ws();
+      if (s.charCodeAt(this.pos) !== C.Colon) this.fail("expected ':'");
+      this.pos++;
+      this.ws();
+      this.skip(depth);
+      this.ws();
+      const c = s.charCodeAt(this.pos);
+      if (c === C.CloseBrace) {
+        this.pos++;
+        return;
+      }
+      if (c !== C.Comma) this.fail("expected ',' or '}'");
+      this.pos++;
+    }
+  }
+
+  private skipArray(depth: number): void {
+    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
+    const s = this.s;
+    this.pos++;
+    this.ws();
+    if (s.charCodeAt(this.pos) === C.CloseBracket) {
+      this.pos++;
+      return;
+    }
+    for (;;) {
+      this.ws();
+      this.skip(depth);
+      this.ws();
+      const c = s.charCodeAt(this.pos);
+      if (c === C.CloseBracket) {
+        this.pos++;
+        return;
+      }
+      if (c !== C.Comma) this.fail("expected ',' or ']'");
+      this.pos++;
+    }
+  }
+}
