@@ -174,6 +174,8 @@ function metric(text: string, name: string, filter: (labels: string) => boolean 
 interface Sample {
   t: number;
   rss: number;
+  /** V8 heap in use (every process), a leak's first sign: RSS also holds what V8 keeps reserved. */
+  heap: number;
   lagP99: number;
   lagMax: number;
   probeMs: number;
@@ -190,6 +192,7 @@ async function sample(url: string, pid: number, t0: number): Promise<Sample> {
   return {
     t: (Date.now() - t0) / 1000,
     rss: rssMB(pid),
+    heap: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20,
     lagP99: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     lagMax: metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
     probeMs,
@@ -271,9 +274,9 @@ delay = function() return ${DELAY_MS} end
 
 console.log(`soak: ${SECONDS}s at ${RATE} decisions/s (wrk, ${CONNS} connections each waiting ${DELAY_MS} ms), ${WORKERS ? `--workers ${WORKERS}` : 'one process'}; ${machine()}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('decision logs to a collector here, a bundle revision every 10 s, an adapter poll every 5 s; samples every 10 s\n');
-console.log('     t   decisions/s   events    RSS MB   loop p99 ms   loop max ms   /health ms   load');
+console.log('     t   decisions/s   events    RSS MB   heap MB   loop p99 ms   loop max ms   /health ms   load');
 const t0 = Date.now();
-const wrk = spawn('wrk', ['-t1', `-c${CONNS}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', lua, url], { stdio: ['ignore', 'pipe', 'inherit'] });
+const wrk = spawn('wrk', ['-t1', '--latency', `-c${CONNS}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', lua, url], { stdio: ['ignore', 'pipe', 'inherit'] });
 let wrkOut = '';
 wrk.stdout.on('data', (c: Buffer) => (wrkOut += c.toString()));
 const wrkDone = new Promise<void>((r) => wrk.once('exit', () => r()));
@@ -286,7 +289,7 @@ const sampler = setInterval(() => {
     last = { t: s.t, decisions: s.decisions };
     if (samples.length % 3 === 0)
       console.log(
-        `${s.t.toFixed(0).padStart(6)}   ${rate.toFixed(0).padStart(11)}   ${String(s.events).padStart(7)}   ${s.rss.toFixed(1).padStart(7)}   ${s.lagP99.toFixed(1).padStart(11)}   ${s.lagMax.toFixed(1).padStart(11)}   ${s.probeMs.toFixed(1).padStart(10)}   ${s.load.toFixed(2)}`,
+        `${s.t.toFixed(0).padStart(6)}   ${rate.toFixed(0).padStart(11)}   ${String(s.events).padStart(7)}   ${s.rss.toFixed(1).padStart(7)}   ${s.heap.toFixed(1).padStart(7)}   ${s.lagP99.toFixed(1).padStart(11)}   ${s.lagMax.toFixed(1).padStart(11)}   ${s.probeMs.toFixed(1).padStart(10)}   ${s.load.toFixed(2)}`,
       );
   }, () => undefined);
 }, SAMPLE_MS);
@@ -315,7 +318,7 @@ console.log(`
 load: ${wrkReq ?? '?'} requests in ${SECONDS}s (${(answered / SECONDS).toFixed(0)} decisions/s answered), non-2xx ${non2xx}, latency p50 ${lat?.[1] ?? '?'} p99 ${lat?.[2] ?? '?'}
 decision logs: ${answered} decisions answered, ${col.events} events collected in ${col.uploads} uploads, ${ids.size} distinct ids: ${lost} lost, ${col.duplicates} doubled (the last ones arrived ${drainS.toFixed(1)} s after the load)
 bundles: ${revision} revisions published, ${col.revisions.size} seen in decision events; adapter: ${polls} polls
-memory after ${WARMUP_S.toFixed(0)} s of warm-up (${steady.length} samples): RSS ${steady.length ? `${Math.min(...steady.map((s) => s.rss)).toFixed(1)}-${Math.max(...steady.map((s) => s.rss)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.rss).toFixed(2)} MB/min
+memory after ${WARMUP_S.toFixed(0)} s of warm-up (${steady.length} samples): RSS ${steady.length ? `${Math.min(...steady.map((s) => s.rss)).toFixed(1)}-${Math.max(...steady.map((s) => s.rss)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.rss).toFixed(2)} MB/min; V8 heap in use ${steady.length ? `${Math.min(...steady.map((s) => s.heap)).toFixed(1)}-${Math.max(...steady.map((s) => s.heap)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.heap).toFixed(2)} MB/min
 event loop after warm-up: p99 ${mean(steady.map((s) => s.lagP99)).toFixed(1)} ms on average (slope ${slopePerMin(steady, (s) => s.lagP99).toFixed(3)} ms/min), /health ${mean(steady.map((s) => s.probeMs)).toFixed(1)} ms (slope ${slopePerMin(steady, (s) => s.probeMs).toFixed(3)} ms/min); machine load ${mean(samples.map((s) => s.load)).toFixed(2)} on average
 stop: SIGTERM to exit ${stopS.toFixed(1)} s; server errors logged: ${serverLog.split('\n').filter((l) => l.includes('"level":"error"')).length}`);
 const errors = serverLog.split('\n').filter((l) => l.includes('"level":"error"'));
