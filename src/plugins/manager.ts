@@ -319,7 +319,8 @@ export class PluginManager {
       }
       current = undefined;
     })();
-    if (graceMs === undefined) return all;
+    // as OPA's manager: no period (or 0) sets no deadline
+    if (!graceMs || graceMs <= 0) return all;
     let timer: NodeJS.Timeout | undefined;
     const late = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
     clearTimeout(timer);
