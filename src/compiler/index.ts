@@ -15,6 +15,7 @@ import { checkRecursion } from './recursion.js';
 import { checkCalls } from './typecheck.js';
 import { checkQueryTypes, checkRuleTypes } from './schema-check.js';
 import { SchemaScopes, TypeEnv, type SchemaSet } from './schema-env.js';
+import { checkLanguage, type LanguageCapabilities } from './capabilities.js';
 import type { TypeDecl } from './builtins/types.js';
 import { checkConflicts } from './conflicts.js';
 import { checkDeclarations, checkQueryDeclarations } from './declared.js';
@@ -55,7 +56,11 @@ export interface CompileOptions {
    * annotations are ignored (as OPA without --schema); inline schema definitions always apply.
    */
   schemas?: SchemaSet;
+  /** A capabilities file's features, future keywords and allowed hosts (`--capabilities`). */
+  capabilities?: LanguageCapabilities;
 }
+
+export type { LanguageCapabilities } from './capabilities.js';
 
 export type { SchemaSet } from './schema-env.js';
 
@@ -174,6 +179,8 @@ function stage(errors: RegoErrorDetail[]): void {
 export function compile(modules: Module[], opts: CompileOptions = {}): CompiledPolicy {
   const strict = !!opts.strict;
   const v1 = (m: Module) => strict || isV1Compatible(m);
+  const caps = opts.capabilities;
+  if (caps) stage(modules.flatMap((m) => checkLanguage(m, caps)));
   stage(modules.flatMap((m) => [...checkArgShadowing(m), ...(strict ? checkUnusedImports(m) : [])]));
   stage(modules.flatMap((m) => (v1(m) ? checkRootOverrides(m) : [])));
   stage(modules.flatMap((m) => (v1(m) ? checkDuplicateImports(m) : [])));
@@ -183,6 +190,7 @@ export function compile(modules: Module[], opts: CompileOptions = {}): CompiledP
   root.builtins = opts.builtins;
   root.allowedBuiltins = opts.allowedBuiltins;
   root.inputType = opts.inputType;
+  root.allowNet = opts.capabilities?.allowNet;
   // rule names per package, across modules
   const names = new Map<string, Set<string>>();
   for (const m of modules) {

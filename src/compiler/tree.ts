@@ -54,6 +54,8 @@ export class RuleNode {
   allowedBuiltins?: ReadonlySet<string>;
   /** On the root only: the type of `input` from a JSON Schema (unset: any), see CompileOptions. */
   inputType?: TypeDecl;
+  /** On the root only: the hosts capabilities' allow_net lets http.send reach (unset: any). */
+  allowNet?: readonly string[];
   constructor(
     readonly path: string[],
     readonly parent: RuleNode | undefined,

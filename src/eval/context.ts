@@ -136,6 +136,9 @@ class BuiltinCtx implements BuiltinContext {
   get ndCache(): Map<string, Map<string, Value>> {
     return this.q.ndCache;
   }
+  get allowNet(): readonly string[] | undefined {
+    return this.q.root?.allowNet;
+  }
   now(): bigint {
     return this.q.nowNs;
   }

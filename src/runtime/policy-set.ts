@@ -12,6 +12,7 @@ import {
   type CustomBuiltin,
   type Module,
   type RegoErrorDetail,
+  type RegolithOptions,
   type RegoVersion,
   type TypeDecl,
 } from '../engine/index.js';
@@ -44,10 +45,10 @@ export interface PolicySet {
 
 export function buildPolicySet(
   loaded: Loaded,
-  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string>; inputType?: TypeDecl; schemas?: ReadonlyMap<string, unknown> } = {},
+  opts: { regoVersion?: RegoVersion; strictBuiltinErrors?: boolean; print?: (m: string) => void; builtins?: CustomBuiltin[]; allowedBuiltins?: ReadonlySet<string>; inputType?: TypeDecl; schemas?: ReadonlyMap<string, unknown>; capabilities?: RegolithOptions['capabilities'] } = {},
 ): PolicySet {
-  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas } = opts;
-  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas });
+  const { regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas, capabilities } = opts;
+  const regolith = new Regolith({ regoVersion, strictBuiltinErrors, print, builtins, allowedBuiltins, inputType, schemas, capabilities });
   const modules = new Map<string, Module>();
   const errors: RegoErrorDetail[] = [];
   for (const m of loaded.modules) {

@@ -13,7 +13,7 @@ import { jsonErrors, prettyErrors } from '../rego-errors.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { builtins, bundleMode, capabilities, format, ignore, refused, schema, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
-import { allowedBuiltins } from '../capabilities-flag.js';
+import { capabilityOptions } from '../capabilities-flag.js';
 import { schemaOptions } from '../schema-flag.js';
 
 const checkCommand = command({
@@ -87,7 +87,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   const sources: Source[] = [];
   for (const p of paths) sources.push(...(opts.bundle ? await bundleFiles(p) : regoFiles(p, opts.ignore)));
   const custom = new CustomBuiltins(await loadBuiltinModules(opts.builtins));
-  const allowed = allowedBuiltins(opts.capabilities);
+  const caps = capabilityOptions(opts.capabilities);
   const schemaOpts = schemaOptions(opts.schema);
   const errors: RegoErrorDetail[] = [];
   const fallback = opts.v0Compatible ? 'v0' : 'v1';
@@ -104,7 +104,7 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   let compiled = false;
   if (errors.length === 0) {
     try {
-      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined, allowedBuiltins: allowed, ...schemaOpts });
+      compile(modules, { strict: !!opts.strict, builtins: custom.size ? custom : undefined, ...caps, ...schemaOpts });
     } catch (e) {
       if (!(e instanceof RegoCompileError)) throw e;
       errors.push(...e.errors);

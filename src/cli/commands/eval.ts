@@ -18,7 +18,7 @@ import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, schema, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
-import { allowedBuiltins } from '../capabilities-flag.js';
+import { capabilityOptions } from '../capabilities-flag.js';
 import { schemaOptions } from '../schema-flag.js';
 import { collect, collectList } from '../options.js';
 
@@ -230,13 +230,13 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
       : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
     const customBuiltins = await loadBuiltinModules(f.builtins);
-    const allowed = allowedBuiltins(f.capabilities);
+    const caps = capabilityOptions(f.capabilities);
     const schemaOpts = schemaOptions(f.schema);
-    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, allowedBuiltins: allowed, ...schemaOpts });
+    const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, ...caps, ...schemaOpts });
     // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
     if (f.strict) {
       try {
-        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, allowedBuiltins: allowed, ...schemaOpts });
+        compile([...set.modules.values()], { strict: true, builtins: customBuiltins.length ? new CustomBuiltins(customBuiltins) : undefined, ...caps, ...schemaOpts });
       } catch (e) {
         throw new CommandErrors(toErrorDetails(e));
       }

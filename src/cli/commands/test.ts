@@ -14,7 +14,7 @@ import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, typ
 import { command, opt, type OptionsOf } from '../command.js';
 import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, schema, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
-import { allowedBuiltins } from '../capabilities-flag.js';
+import { capabilityOptions } from '../capabilities-flag.js';
 import { schemaOptions } from '../schema-flag.js';
 
 const testCommand = command({
@@ -114,7 +114,7 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
       ignore: f.ignore,
       regoVersion,
     });
-    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), allowedBuiltins: allowedBuiltins(f.capabilities), ...schemaOptions(f.schema) });
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), ...capabilityOptions(f.capabilities), ...schemaOptions(f.schema) });
     const cases = discoverTests(set.modules, filter);
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;

@@ -38,6 +38,8 @@ export interface BuiltinContext {
   metadataRule(): Value;
   /** Where the call is written. */
   readonly location?: Location;
+  /** Capabilities' allow_net: the hosts network built-ins may reach (unset: any). */
+  readonly allowNet?: readonly string[];
 }
 
 export type BuiltinFn = (args: Value[], ctx: BuiltinContext) => Value | undefined;

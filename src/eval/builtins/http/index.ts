@@ -177,6 +177,18 @@ function errorResult(code: string, message: string): PlainObject {
   return o;
 }
 
+/** OPA's verifyURLHost: with capabilities' allow_net, a URL's host (port dropped) must be listed. */
+function unallowedHost(allowNet: readonly string[] | undefined, url: string): string | undefined {
+  if (!allowNet) return undefined;
+  let host: string;
+  try {
+    host = new URL(url).host.split(':')[0]!;
+  } catch {
+    return undefined;
+  }
+  return allowNet.includes(host) ? undefined : `unallowed host: ${host}`;
+}
+
 function httpSend(args: Value[], ctx: BuiltinContext): Value {
   const arg = args[0]!;
   if (!isPlainObject(arg)) {
@@ -198,6 +210,11 @@ function httpSend(args: Value[], ctx: BuiltinContext): Value {
     if (!(e instanceof InternalError)) throw e;
     if (raiseError) throw builtinError(e.message);
     return remember(errorResult('eval_http_send_internal_error', e.message));
+  }
+  const denied = unallowedHost(ctx.allowNet, opts.url);
+  if (denied) {
+    if (raiseError) throw builtinError(denied);
+    return errorResult('eval_http_send_internal_error', denied);
   }
   const cacheable = opts.cache || opts.forceCache;
   if (cacheable) {

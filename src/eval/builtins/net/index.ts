@@ -63,6 +63,8 @@ function matchOperand(v: Value): [Value, Value][] {
 }
 
 function lookupIPAddr(name: string, ctx: BuiltinContext): Value {
+  // OPA's verifyHost: with capabilities' allow_net, only the hosts listed.
+  if (ctx.allowNet && !ctx.allowNet.includes(name)) throw builtinError(`unallowed host: ${name}`);
   // One answer per query: the registry's nd-cache wrapper.
   const res = ctx.awaitIO('net.lookup_ip_addr:' + name, async (): Promise<Value> => {
     try {
