@@ -10,6 +10,7 @@ import { asciiTable, limit } from './result-table.js';
 import type { CoverageReport } from '../engine/index.js';
 import type { ExprStats } from '../engine/profiler.js';
 import { aggregatedMetricsTable, aggregatedProfileTable, coverageTable, profileTable, type AggregatedExprStats } from './eval-stats.js';
+import { goMapText } from './instrument.js';
 
 export { EVAL_FORMATS };
 export type EvalFormat = (typeof EVAL_FORMATS)[number];
@@ -18,6 +19,8 @@ export interface EvalOutput {
   results?: RawResult[];
   errors?: RegoErrorDetail[];
   metrics?: Record<string, number>;
+  /** --instrument: OPA's histogram metrics (go-metrics statistics), shown among the metrics. */
+  histograms?: Record<string, Record<string, number>>;
   /** Explanation lines (pretty) or events (json). */
   explanation?: { lines: string[]; events: unknown[] };
   /** Residual queries and support modules (--partial). */
@@ -95,7 +98,7 @@ function jsonOutput(o: EvalOutput, discard = false): string {
   return (
     jsonText(
       ordered({
-        metrics: o.metrics,
+        metrics: o.metrics && o.histograms ? sortedKeys({ ...o.metrics, ...o.histograms }) : o.metrics,
         aggregated_metrics: o.aggregatedMetrics,
         coverage: o.coverage ? coverageJSON(o.coverage) : undefined,
         errors: o.errors?.length ? errorsJSON(o.errors) : undefined,
@@ -134,9 +137,15 @@ function prettyResult(results: RawResult[], prettyLimit: number): string {
   return asciiTable(keys.map((k) => k.name), rows);
 }
 
-function metricsTable(metrics: Record<string, number>): string {
-  const names = Object.keys(metrics).sort();
-  return asciiTable(['Metric', 'Value'], names.map((n) => [n, String(metrics[n])]));
+/** Go's map order (sorted keys), as OPA's JSON writes its metrics. */
+function sortedKeys<T>(o: Record<string, T>): Record<string, T> {
+  return Object.fromEntries(Object.keys(o).sort().map((k) => [k, o[k]!]));
+}
+
+function metricsTable(metrics: Record<string, number>, histograms: Record<string, Record<string, number>> = {}): string {
+  const rows: [string, string][] = Object.keys(metrics).map((n) => [n, String(metrics[n])]);
+  for (const [n, h] of Object.entries(histograms)) rows.push([n, goMapText(h)]);
+  return asciiTable(['Metric', 'Value'], rows.sort(([a], [b]) => (a < b ? -1 : 1)));
 }
 
 /** Renders the output in a format; errors go to stderr except in the json format. */
@@ -166,7 +175,7 @@ export function renderEval(o: EvalOutput, format: EvalFormat, prettyLimit = 80):
       let out = '';
       if (o.explanation?.lines.length) out += o.explanation.lines.join('\n') + '\n';
       out += results.length === 0 ? 'undefined\n' : prettyResult(results, prettyLimit);
-      if (o.metrics) out += metricsTable(o.metrics);
+      if (o.metrics) out += metricsTable(o.metrics, o.histograms);
       if (o.profile) out += profileTable(o.profile);
       if (o.aggregatedMetrics) out += aggregatedMetricsTable(o.aggregatedMetrics);
       if (o.aggregatedProfile) out += aggregatedProfileTable(o.aggregatedProfile);

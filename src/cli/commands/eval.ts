@@ -16,6 +16,7 @@ import { buildPolicySet, CommandErrors, toErrorDetails, type PolicySet } from '.
 import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
 import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
+import { InstrumentTracer } from '../instrument.js';
 import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, schema, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { capabilityOptions } from '../capabilities-flag.js';
@@ -270,7 +271,8 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
     for (let i = 0; i < w.count; i++) {
       const prepared = prepare(set, query, regoVersion, ctx);
       const profiler = w.profile ? new Profiler() : undefined;
-      const tracer = fanOut(i === 0 ? [explainer, coverage, profiler] : [coverage, profiler]);
+      const instrument = f.instrument ? new InstrumentTracer() : undefined;
+      const tracer = fanOut(i === 0 ? [explainer, coverage, profiler, instrument] : [coverage, profiler, instrument]);
       const builtinErrors: RegoEvalError[] | undefined = f.showBuiltinErrors && i === 0 ? [] : undefined;
       const results = await runPrepared(prepared, { input, data: loaded.data, strict: f.strictBuiltinErrors, timeoutMs, tracer, builtinErrors });
       if (i === 0) out.results = results;
@@ -279,12 +281,15 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
         out.errors = toErrorDetails(builtinErrors.length === 1 ? builtinErrors[0] : new CommandErrors(builtinErrors.flatMap((e) => toErrorDetails(e))));
         out.builtinErrorCount = out.errors.length;
       }
-      runs.push({ timer_rego_load_files_ns: loadNs, timer_rego_module_compile_ns: compileNs, ...prepared.metrics });
+      const measured = instrument?.metrics();
+      runs.push({ timer_rego_load_files_ns: loadNs, timer_rego_module_compile_ns: compileNs, ...prepared.metrics, ...measured?.timers });
+      if (i === 0 && measured) out.histograms = measured.histograms;
       if (profiler) profiles.push(profiler.report(w.profileLimit, w.profileSort));
     }
     if (metrics) Object.assign(metrics, runs[0]);
     if (w.count > 1) {
       out.metrics = metrics = undefined;
+      out.histograms = undefined;
       if (w.metrics) out.aggregatedMetrics = aggregateMetrics(runs);
       if (w.profile) out.aggregatedProfile = aggregateProfiles(profiles);
     } else if (w.profile) {
