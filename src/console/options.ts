@@ -19,4 +19,6 @@ export interface ConsoleOptions {
    * request's JSON text, answers the status and JSON text. In-process when absent (tests).
    */
   evaluate?: (requestJSON: string) => Promise<{ status: number; body: string }>;
+  /** Milliseconds between the status history's samples (default 10 s; tests go faster). */
+  statusSampleMs?: number;
 }

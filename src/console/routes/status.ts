@@ -1,6 +1,8 @@
-// GET /ui/api/status: what the console's dashboard shows — bundles (adapters and the
-// discovery bundle too, whether or not the status plugin runs), plugin states,
-// decisions per path in the last minute, request latency percentiles, memory and uptime.
+// GET /ui/api/status: what the console's dashboard shows — the server's version, labels and
+// active configuration (redacted as GET /v1/config redacts it), bundles (adapters and the
+// discovery bundle too, whether or not the status plugin runs) and their error history,
+// plugin states, decisions per path in the last minute, request latency percentiles,
+// memory and uptime, and the last hour in samples (status-history.ts).
 //
 // Decisions per path are counted from the decision-log feed. The feed is subscribed to only
 // while someone looks (from the first status request until none came for IDLE_MS), so a
@@ -12,9 +14,12 @@ import type { App, ServerContext } from '../../server/context.js';
 import type { RouteDecl } from '../../server/route-table.js';
 import type { ConsoleOptions } from '../options.js';
 import type { DurationHistogram } from '../../server/duration-histogram.js';
+import { latency, type Latency } from './latency.js';
 import { route } from '../../server/handler.js';
 import { sendJSON } from '../../server/respond.js';
 import { toJSONText } from '../../value/index.js';
+import { redactConfig } from '../../server/redact.js';
+import { SAMPLE_MS, StatusHistory } from './status-history.js';
 
 const WINDOW_S = 60;
 const IDLE_MS = 5 * 60_000;
@@ -92,53 +97,7 @@ class DecisionRates {
   }
 }
 
-export interface Latency {
-  p50: number | null;
-  p90: number | null;
-  p99: number | null;
-}
-
-/**
- * Percentiles of http_request_duration_seconds over every request since start, the
- * console's own requests (handler ui*) left out, interpolated within buckets as
- * Prometheus' histogram_quantile does; null before the first request.
- */
-export function latency(h: DurationHistogram): Latency {
-  const bounds = h.upperBounds;
-  const counts = new Array<number>(bounds.length + 1).fill(0);
-  // cumulative bucket values per series: turn them back into per-bucket counts and add up
-  const series = new Map<string, number[]>();
-  for (const v of h.get().values) {
-    if (!v.metricName.endsWith('_bucket')) continue;
-    const handler = String(v.labels['handler'] ?? '');
-    if (handler === 'ui' || handler.startsWith('ui/')) continue;
-    const key = `${v.labels['code']} ${handler} ${v.labels['method']}`;
-    let s = series.get(key);
-    if (!s) series.set(key, (s = []));
-    s.push(v.value);
-  }
-  for (const cum of series.values()) {
-    for (let i = 0; i < cum.length && i < counts.length; i++) counts[i]! += cum[i]! - (i ? cum[i - 1]! : 0);
-  }
-  const total = counts.reduce((a, b) => a + b, 0);
-  const q = (p: number): number | null => {
-    if (!total) return null;
-    const rank = p * total;
-    let acc = 0;
-    for (let i = 0; i < counts.length; i++) {
-      const n = counts[i]!;
-      if (acc + n >= rank && n > 0) {
-        if (i >= bounds.length) return bounds[bounds.length - 1] ?? null; // in +Inf: the highest bound
-        const lo = i ? bounds[i - 1]! : 0;
-        const hi = bounds[i]!;
-        return lo + ((hi - lo) * (rank - acc)) / n;
-      }
-      acc += n;
-    }
-    return bounds[bounds.length - 1] ?? null;
-  };
-  return { p50: q(0.5), p90: q(0.9), p99: q(0.99) };
-}
+export { latency, type Latency };
 
 /** The status document's part `key`, when the status plugin runs. */
 function fromDocument(ctx: ServerContext, key: string): Value | undefined {
@@ -151,7 +110,7 @@ function fromDocument(ctx: ServerContext, key: string): Value | undefined {
  * plugin need not be configured), else the status document, else — for bundles — the
  * states of the bundle-like plugins.
  */
-function bundleParts(ctx: ServerContext): { bundles: Value; adapters?: Value; discovery?: Value } {
+export function bundleParts(ctx: ServerContext): { bundles: Value; adapters?: Value; discovery?: Value } {
   const direct = ctx.opts.bundleStatus?.();
   const adapters = direct ? direct.adapters : fromDocument(ctx, 'adapters');
   const discovery = direct ? direct.discovery : fromDocument(ctx, 'discovery');
@@ -172,6 +131,7 @@ export const statusRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/a
 
 export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions, durations: DurationHistogram): void {
   const rates = c.decisions ? new DecisionRates(c.decisions) : undefined;
+  const history = new StatusHistory(durations, () => bundleParts(ctx), c.statusSampleMs).start();
   app.get(
     '/ui/api/status',
     route('ui/api/status', () => {
@@ -180,8 +140,16 @@ export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions
         if (s) plugins[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
       }
       const { bundles, adapters, discovery } = bundleParts(ctx);
+      const config = redactConfig(ctx.config as Record<string, unknown>, ctx.version.version) as Record<string, Value>;
+      const docLabels = fromDocument(ctx, 'labels');
       const body: Record<string, Value> = {
+        version: { ...ctx.version },
+        // the status plugin's labels carry the instance id too; else the configuration's (with the version)
+        labels: docLabels ?? config['labels'] ?? {},
+        config,
         bundles,
+        bundle_errors: history.errors as unknown as Value,
+        history: { interval_ms: c.statusSampleMs ?? SAMPLE_MS, samples: history.samples as unknown as Value },
         plugins,
         decisions: { per_path: rates?.perPath() ?? {} },
         latency: latency(durations) as unknown as Value,
