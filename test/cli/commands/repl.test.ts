@@ -87,7 +87,23 @@ describe('REPL session', () => {
     expect(await run('help')).toContain('Commands\n========\n');
     expect(await run('help input')).toContain('\nInput\n=====\n');
     expect(await run('help nope')).toBe("unknown topic 'nope'\n");
-    expect(await run('types')).toMatch(/not available in regolith/);
+  });
+
+  it('types prints each query variable\'s type in OPA\'s syntax before the results, until toggled off', async () => {
+    const { run } = session();
+    expect(await run('types')).toBe('');
+    const out = await run('x := [1, "a"]; y := {"k": {1}}; z := count(x)');
+    expect(out.split('\n').slice(0, 3)).toEqual(['# x: array<number, string>', '# y: object<k: set[number]>', '# z: number']);
+    expect(await run('some v in [1, "a", null]')).toMatch(/^# v: any<null, number, string>\n/);
+    await run('types');
+    expect(await run('w := 1')).not.toContain('# w');
+  });
+
+  it('instrument adds OPA\'s eval_op_builtin_call metrics to the metrics table', async () => {
+    const { run } = session();
+    await run('instrument');
+    expect(await run('count([1, 2]) > 1')).toMatch(/histogram_eval_op_builtin_call \| map\[75%:[^\]]*count:1 /);
+    expect(await run('count([1, 2]) > 1')).toContain('timer_eval_op_builtin_call_ns');
   });
 
   it('profiles every expression with profile (a table after the result; in json, a profile list), until toggled off', async () => {

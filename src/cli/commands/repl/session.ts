@@ -41,6 +41,8 @@ import { CommandErrors, prettyErrorText, toErrorDetails } from '../../../runtime
 import { runPrepared } from '../../../runtime/query.js';
 import { COMMANDS, helpText, topicText } from './help.js';
 import { parseStatement, StatementError, type Statement } from './statements.js';
+import { typeLines } from './types.js';
+import { InstrumentTracer } from '../../instrument.js';
 
 export type ReplFormat = 'pretty' | 'json';
 const EXPLAIN_MODES = ['off', 'full', 'notes', 'fails', 'debug'] as const;
@@ -106,6 +108,7 @@ export class ReplSession {
   private explain: Explain = 'off';
   private metrics = false;
   private instrument = false;
+  private types = false;
   private profile = false;
   private strict = false;
   private unknowns: string[] = [];
@@ -249,7 +252,8 @@ export class ReplSession {
         this.profile = !this.profile;
         return false;
       case 'types':
-        throw new ReplError('types: type information is not available in regolith yet');
+        this.types = !this.types;
+        return false;
       case 'strict-builtin-errors':
         this.strict = !this.strict;
         return false;
@@ -487,7 +491,8 @@ export class ReplSession {
     const explainer = this.explain !== 'off' ? new BufferTracer(this.explain as ExplainMode) : undefined;
     // OPA's REPL reports every profiled expression (no limit), in its default order.
     const profiler = this.profile && !this.unknowns.length ? new Profiler() : undefined;
-    const tracer = bothTracers(explainer, profiler);
+    const instrument = this.instrument && !this.unknowns.length ? new InstrumentTracer() : undefined;
+    const tracer = bothTracers(bothTracers(explainer, profiler), instrument);
     let plan;
     try {
       plan = planQueryInPackage(policy, body, { path: m.path, imports: m.imports.map((i) => i.imp) }, this.regoVersion(), metrics);
@@ -509,6 +514,12 @@ export class ReplSession {
     }
     if (explainer) out.explanation = { lines: explainer.lines(), events: explainer.json() };
     if (profiler) out.profile = profiler.report(0);
+    if (instrument && metrics) {
+      const measured = instrument.metrics();
+      Object.assign(metrics, measured.timers);
+      out.histograms = measured.histograms;
+    }
+    if (this.types && out.results) this.opts.write(typeLines(out.results).map((l) => l + '\n').join(''));
     if (out.errors?.length && this.format === 'pretty') {
       this.opts.write(errorsText(out.errors) + '\n');
       return;
