@@ -5,10 +5,12 @@
 // CPU per decision from process.cpuUsage (so gzip on libuv's thread pool and V8's helper
 // threads count) and the event loop thread's own (/proc/thread-self/schedstat); each logged
 // run lasts until every event is uploaded. Prints `rounds` pairs (plain, logged) after a
-// warm-up. For before/after, bundle this file from another tree (as bench/lib/bundle.ts
+// warm-up, each with its garbage collections per 1,000 decisions (young generation, then
+// full; from perf_hooks): a count the machine's load does not change, unlike CPU time. For before/after, bundle this file from another tree (as bench/lib/bundle.ts
 // does) and run both bundles one after the other, several times:
 //   npx tsx bench/logs-plugin.ts [decisions per run, default 20000] [rounds, default 3]
 import { createServer } from 'node:http';
+import { PerformanceObserver, constants as perf } from 'node:perf_hooks';
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { rbacData, rbacScenario } from './scenarios/rbac.js';
@@ -56,7 +58,17 @@ function decide(i: number, log: boolean): number {
   return garbage.length;
 }
 
-async function run(log: boolean): Promise<{ total: number; main: number }> {
+/** Garbage collections so far: young generation (scavenges), and the rest (mark-compact). */
+const gcs = { minor: 0, major: 0 };
+new PerformanceObserver((list) => {
+  for (const e of list.getEntries()) {
+    if ((e.detail as { kind?: number } | undefined)?.kind === perf.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
+    else gcs.major++;
+  }
+}).observe({ entryTypes: ['gc'] });
+
+async function run(log: boolean): Promise<{ total: number; main: number; minor: number; major: number }> {
+  const g0 = { ...gcs };
   const m0 = mainCpu();
   const c0 = process.cpuUsage();
   for (let i = 0; i < N; i++) {
@@ -69,7 +81,10 @@ async function run(log: boolean): Promise<{ total: number; main: number }> {
     await new Promise((r) => setTimeout(r, 5));
   }
   const c = process.cpuUsage(c0);
-  return { total: (c.user + c.system) / N, main: (mainCpu() - m0) / N };
+  const main = (mainCpu() - m0) / N;
+  // (the observer is told of collections asynchronously)
+  await new Promise((r) => setImmediate(r));
+  return { total: (c.user + c.system) / N, main, minor: ((gcs.minor - g0.minor) * 1000) / N, major: ((gcs.major - g0.major) * 1000) / N };
 }
 
 await run(true);
@@ -78,7 +93,8 @@ for (let r = 0; r < ROUNDS; r++) {
   const a = await run(false);
   const b = await run(true);
   const f = (x: number) => x.toFixed(1);
-  console.log(`plain ${f(a.total)} µs (event loop ${f(a.main)}), logged ${f(b.total)} µs (event loop ${f(b.main)}): extra ${f(b.total - a.total)} µs per logged decision, ${f(b.main - a.main)} on the event loop`);
+  const gc = (x: typeof a) => `GC ${x.minor.toFixed(2)} young + ${x.major.toFixed(2)} full per 1,000`;
+  console.log(`plain ${f(a.total)} µs (event loop ${f(a.main)}; ${gc(a)}), logged ${f(b.total)} µs (event loop ${f(b.main)}; ${gc(b)}): extra ${f(b.total - a.total)} µs per logged decision, ${f(b.main - a.main)} on the event loop`);
 }
 console.log(`${plugin.counts.logged} decisions logged, ${plugin.counts.uploaded} uploaded`);
 await plugin.stop();
