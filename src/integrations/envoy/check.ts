@@ -40,6 +40,7 @@ function errorCode(e: unknown): string {
 export async function runCheck(d: CheckDeps, req: Record<string, unknown>): Promise<CheckOutcome> {
   const t0 = process.hrtime.bigint();
   const decisionId = randomUUID();
+  const ref = d.settings.ref;
   const event: DecisionEvent = { decision_id: decisionId, path: d.settings.path };
   const finish = async (outcome: CheckOutcome, reason?: string): Promise<CheckOutcome> => {
     const ns = Number(process.hrtime.bigint() - t0);
@@ -70,7 +71,8 @@ export async function runCheck(d: CheckDeps, req: Record<string, unknown>): Prom
 
   let decision: unknown;
   try {
-    const r = await d.ctx.evaluate(d.settings.ref, { input, metrics: true });
+    // evaluation metrics only for the decision log: collecting them costs more than some decisions
+    const r = await d.ctx.evaluate(ref, { input, metrics: d.ctx.decisionLogger() !== undefined });
     if (r.metrics) event.metrics = { ...r.metrics };
     if (r.result === undefined) throw Object.assign(new Error('undefined decision'), { code: 'envoyauth_eval_error' });
     event.result = r.result;

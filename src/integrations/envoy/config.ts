@@ -67,7 +67,8 @@ export function validateEnvoy(raw: unknown, key = `plugins.${PLUGIN_NAME}`): Env
   const out: EnvoySettings = {
     addr,
     path,
-    ref: pathRef(path),
+    // frozen: the engine keeps the plan of a frozen ref without building its text per decision
+    ref: Object.freeze(pathRef(path)) as (string | number)[],
     dryRun: s.bool('dry-run', false),
     enableReflection: s.bool('enable-reflection', false),
     skipRequestBodyParse: s.bool('skip-request-body-parse', false),

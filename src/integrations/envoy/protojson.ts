@@ -14,27 +14,46 @@ export function jsonName(field: string): string {
   return field.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase()).replace(/_/g, '');
 }
 
+/** What the conversion needs of a type, worked out once (protobufjs computes fullName on each read). */
+interface Shape {
+  fullName: string;
+  fields: { field: protobuf.Field; name: string; json: string; oneof?: string }[];
+}
+const shapes = new WeakMap<protobuf.Type, Shape>();
+
+function shapeOf(type: protobuf.Type): Shape {
+  let s = shapes.get(type);
+  if (!s) {
+    s = { fullName: type.fullName, fields: type.fieldsArray.map((field) => ({ field, name: field.name, json: jsonName(field.name), oneof: field.partOf?.name })) };
+    shapes.set(type, s);
+  }
+  return s;
+}
+
 export function toProtoJSON(type: protobuf.Type, msg: Msg): Value {
-  const wkt = wellKnown(type, msg);
-  if (wkt !== NOT_WKT) return wkt;
+  const shape = shapeOf(type);
+  if (shape.fullName.startsWith('.google.protobuf.')) {
+    const wkt = wellKnown(type, shape.fullName, msg);
+    if (wkt !== NOT_WKT) return wkt;
+  }
   const out: PlainObject = {};
-  for (const field of type.fieldsArray) {
-    const v = msg[field.name];
+  for (const { field, name, json, oneof } of shape.fields) {
+    const v = msg[name];
     if (v === undefined || v === null) continue;
-    const inOneof = field.partOf !== null && msg[field.partOf.name] === field.name;
     if (field.map) {
       const entries = Object.entries(v as Msg);
       if (entries.length === 0) continue;
       const obj: PlainObject = {};
       for (const [k, x] of entries) obj[k] = single(field, x);
-      out[jsonName(field.name)] = obj;
+      out[json] = obj;
     } else if (field.repeated) {
       const arr = v as unknown[];
       if (arr.length === 0) continue;
-      out[jsonName(field.name)] = arr.map((x) => single(field, x));
+      out[json] = arr.map((x) => single(field, x));
     } else {
+      const inOneof = oneof !== undefined && msg[oneof] === name;
       if (!inOneof && isDefault(field, v)) continue;
-      out[jsonName(field.name)] = single(field, v);
+      out[json] = single(field, v);
     }
   }
   return out;
@@ -75,8 +94,8 @@ function scalar(type: string, v: unknown): Value {
 
 const NOT_WKT = Symbol('not a well-known type');
 
-function wellKnown(type: protobuf.Type, msg: Msg): Value | typeof NOT_WKT {
-  switch (type.fullName) {
+function wellKnown(type: protobuf.Type, fullName: string, msg: Msg): Value | typeof NOT_WKT {
+  switch (fullName) {
     case '.google.protobuf.Timestamp':
       return timestamp(msg);
     case '.google.protobuf.Struct':
@@ -88,7 +107,7 @@ function wellKnown(type: protobuf.Type, msg: Msg): Value | typeof NOT_WKT {
     case '.google.protobuf.Any':
       return any(type, msg);
     default:
-      if (type.fullName.startsWith('.google.protobuf.') && type.fullName.endsWith('Value') && type.fields['value']) {
+      if (fullName.endsWith('Value') && type.fields['value']) {
         const v = msg['value'] ?? type.fields['value'].typeDefault;
         return scalar(type.fields['value'].type, v);
       }

@@ -5,6 +5,7 @@ import { RequestParseError } from './request-error.js';
 
 /** Go's url.PathUnescape rules: every % starts a two-digit hex escape. */
 function unescapeStrict(s: string, whole: string, plusIsSpace: boolean): string {
+  if (!s.includes('%') && !(plusIsSpace && s.includes('+'))) return s;
   const bytes: number[] = [];
   for (let i = 0; i < s.length; i++) {
     const c = s[i]!;
