@@ -111,6 +111,15 @@ export interface StatusResponse {
   latency?: { p50?: number | null; p90?: number | null; p99?: number | null };
   memory?: Record<string, number>;
   uptime_s?: number;
+  version?: { version: string; build_commit?: string; build_timestamp?: string; build_hostname?: string };
+  labels?: Record<string, string>;
+  /** The active configuration, redacted. */
+  config?: Record<string, unknown>;
+  bundle_errors?: { time: string; kind: string; name: string; code: string; message: string }[];
+  history?: {
+    interval_ms: number;
+    samples: { t: number; decisions_per_s: number; latency: { p50: number | null; p90: number | null; p99: number | null }; rss: number; heap_used: number }[];
+  };
   [k: string]: unknown;
 }
 

@@ -1,7 +1,10 @@
-// Status: bundles, plugins and adapters, decision rate and latency, memory. Polls every 2s.
+// Status: the server (version, labels, active configuration), bundles with their error
+// history, plugins and adapters, decision rate and latency, memory, and the last hour
+// (status-history.ts). Polls every 2s.
 
 import { api, type StatusResponse } from '../api.js';
-import { clear, fmtBytes, h, type Page } from '../dom.js';
+import { clear, fmtBytes, h, json, type Page } from '../dom.js';
+import { errorHistory, historyCharts } from './status-history.js';
 
 const POLL_MS = 2000;
 
@@ -63,6 +66,8 @@ export const statusPage: Page = (root) => {
   // per_path counts the decisions of the last minute: the rate is count / 60.
   let stopped = false;
   let timer: number | undefined;
+  // the configuration's disclosure stays as the user left it across refreshes
+  let configOpen = false;
 
   const render = (st: StatusResponse) => {
     const perPath = st.decisions?.per_path ?? {};
@@ -85,6 +90,15 @@ export const statusPage: Page = (root) => {
     ]);
     const paths = Object.entries(perPath).sort((a, b) => b[1] - a[1]).map(([p, n]) => [h('code', {}, p), text(n), text(rate(n))]);
     const mem = st.memory ?? {};
+    const v = st.version;
+    const server = table(['', ''], [
+      [text('version'), h('code.version', {}, v?.version ?? '–')],
+      ...(v?.build_commit ? [[text('build commit'), h('code', {}, v.build_commit)]] : []),
+      [text('uptime'), text(uptime(st.uptime_s))],
+      [text('labels'), h('span.labels', {}, ...Object.entries(st.labels ?? {}).map(([k, val]) => h('span.label', { 'data-label': k }, h('code', {}, `${k}=${val}`))))],
+    ], '');
+    const config = h('details.config', { open: configOpen }, h('summary', {}, 'active configuration (secrets removed)'), h('pre', {}, json(st.config ?? {})));
+    config.addEventListener('toggle', () => (configOpen = config.open));
 
     clear(body,
       h('div.stats.top', {},
@@ -96,7 +110,10 @@ export const statusPage: Page = (root) => {
         kv('memory rss', fmtBytes(mem['rss'])),
         kv('heap used', fmtBytes(mem['heapUsed'])),
       ),
+      card('Server', h('div', {}, server, config), 'server'),
+      card('Last hour', historyCharts(st), 'history'),
       card('Bundles', table(['name', 'revision', 'last activation', 'last download', 'last error'], bundles, 'No bundles configured.'), 'bundles'),
+      card('Bundle errors', errorHistory(st), 'bundle-errors'),
       card('Plugins', table(['plugin', 'state', 'message'], plugins, 'No plugins.'), 'plugins'),
       adapters.length ? card('Adapters', table(['adapter', 'revision', 'last activation', 'last error'], adapters, ''), 'adapters') : null,
       card('Decisions by path', table(['path', 'last minute', 'rate'], paths, 'No decisions in the last minute.'), 'paths'),
