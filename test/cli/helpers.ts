@@ -5,7 +5,7 @@
 // cannot pull the binary away mid-test.
 
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 export const ROOT = resolve(import.meta.dirname, '../..');
@@ -42,17 +42,38 @@ function sleep(ms: number): void {
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
+/** Whether the process holding the build lock is still alive (it wrote its pid into the lock). */
+function holderAlive(): boolean {
+  let pid: number;
+  try {
+    pid = Number(readFileSync(join(LOCK, 'pid'), 'utf8'));
+  } catch {
+    // the lock is gone, its holder has not written its pid yet, or it predates pids (old rule: stale after 5 minutes)
+    return !existsSync(LOCK) || Date.now() - statSync(LOCK).mtimeMs < 300_000;
+  }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 export function ensureBuilt(): void {
   mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
-  const deadline = Date.now() + 240_000;
   for (;;) {
     try {
       mkdirSync(LOCK);
+      writeFileSync(join(LOCK, 'pid'), String(process.pid));
       break;
     } catch {
-      // Someone else is building; a lock older than 5 minutes is stale.
-      if (existsSync(LOCK) && Date.now() - statSync(LOCK).mtimeMs > 300_000) rmdirSync(LOCK);
-      if (Date.now() > deadline) throw new Error('timed out waiting for another build');
+      // Someone else is building: wait for as long as it runs (a build on a loaded machine
+      // takes minutes, so no fixed deadline); a lock whose holder died is broken.
+      try {
+        if (!holderAlive()) rmSync(LOCK, { recursive: true, force: true });
+      } catch {
+        /* released meanwhile */
+      }
       sleep(250);
     }
   }
@@ -69,7 +90,7 @@ export function ensureBuilt(): void {
     cpSync(DIST, SNAPSHOT, { recursive: true });
     process.on('exit', () => rmSync(SNAPSHOT, { recursive: true, force: true }));
   } finally {
-    rmdirSync(LOCK);
+    rmSync(LOCK, { recursive: true, force: true });
   }
 }
 
