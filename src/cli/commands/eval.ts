@@ -17,6 +17,7 @@ import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query
 import { aggregateMetrics, aggregateProfiles } from '../eval-stats.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { InstrumentTracer } from '../instrument.js';
+import { withExprVars } from '../var-values.js';
 import { builtins, bundlePaths, capabilities, data, explain, format, ignore, input, refused, schema, stdinInput, strict, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 import { capabilityOptions } from '../capabilities-flag.js';
@@ -76,8 +77,8 @@ const evalCommand = command({
       '--entrypoint only applies to -O optimization, which regolith does not support; drop it (and -O)'),
     refused('--shallow-inlining', 'disable inlining of rules that depend on unknowns (not supported)', () =>
       '--shallow-inlining is not supported; use --disable-inlining <path> to keep chosen rules out of the residual queries'),
-    refused('--var-values', 'show local variable values in pretty trace output (not supported yet)', () =>
-      '--var-values is not supported yet; --explain full --format json lists the bindings of each trace event (locals)'),
+    opt('--var-values', 'show local variable values in pretty trace output'),
+    opt('--optimize-store-for-read-speed', "optimize default in-memory store for read speed (accepted: regolith eval reads data without OPA's store)"),
   ],
   examples: [
     "regolith eval -d policy.rego -d data.json -i input.json 'data.httpapi.authz.allow'",
@@ -295,7 +296,7 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
     } else if (w.profile) {
       out.profile = profiles[0];
     }
-    if (explainer) out.explanation = { lines: explainer.lines(), events: explainer.json() };
+    if (explainer) out.explanation = { lines: f.varValues ? withExprVars(explainer.lines(), explainer.events) : explainer.lines(), events: explainer.json() };
     if (coverage) out.coverage = coverageReport(coverage.hits, set.modules);
   } catch (e) {
     out.errors = toErrorDetails(e);

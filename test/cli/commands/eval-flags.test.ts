@@ -212,6 +212,15 @@ describe('eval: other flags', () => {
     expect((await cli(['eval', '-t', 'rego', '-O', '0', '--format', 'raw', '1 + 1'])).stdout).toBe('2\n');
   });
 
+  it('--var-values adds the variables column to the pretty trace; --optimize-store-for-read-speed is accepted', async () => {
+    const r = await cli(['eval', '--explain', 'full', '--var-values', '-f', 'pretty', 'x := 1; y := x + 1; y > 5']);
+    expect(r.stdout).toMatch(/\| Eval y := x \+ 1 +\{x: 1\}\n/);
+    expect(r.stdout).toMatch(/\| Fail y > 5 +\{y: 2\}\n/);
+    const plain = await cli(['eval', '--explain', 'full', '-f', 'pretty', 'x := 1; y := x + 1; y > 5']);
+    expect(plain.stdout).not.toContain('{x: 1}');
+    expect((await cli(['eval', '--optimize-store-for-read-speed', '--format', 'raw', '1 + 1'])).stdout).toBe('2\n');
+  });
+
   it('refuses what it cannot do with one clear error naming the alternative, never "unknown option"', async () => {
     const cases: [string[], string][] = [
       [['-t', 'wasm'], 'use -t rego'],
@@ -220,7 +229,6 @@ describe('eval: other flags', () => {
       [['-e', 'authz/allow'], 'drop it'],
       [['--shallow-inlining'], '--disable-inlining'],
       [['--capabilities', 'v1.0.0'], 'regolith capabilities --current'],
-      [['--var-values'], '--explain full'],
     ];
     for (const [flags, alternative] of cases) {
       const r = await cli(['eval', ...flags, 'true']);
