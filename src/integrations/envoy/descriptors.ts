@@ -5,11 +5,14 @@
 
 import { readFileSync } from 'node:fs';
 import protobuf from 'protobufjs';
-import * as descriptor from 'protobufjs/ext/descriptor/index.js';
+import * as descriptorModule from 'protobufjs/ext/descriptor/index.js';
 import type { Value } from '../../value/index.js';
 import { toProtoJSON } from './protojson.js';
 import { RequestParseError } from './request-error.js';
 import type { GrpcBodyParser } from './body.js';
+
+// A CommonJS module: under Node's own ESM loader its exports are found on `default` only.
+const descriptor = (descriptorModule as unknown as { default?: typeof descriptorModule }).default ?? descriptorModule;
 
 interface FileProto {
   name: string;

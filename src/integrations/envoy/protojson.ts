@@ -61,6 +61,8 @@ export function toProtoJSON(type: protobuf.Type, msg: Msg): Value {
 
 function isDefault(field: protobuf.Field, v: unknown): boolean {
   if (field.resolvedType instanceof protobuf.Type) return false;
+  // an unset bytes field reads as protobufjs's default, an empty array or buffer
+  if (field.type === 'bytes') return (v as { length: number }).length === 0;
   if (typeof v === 'string') return v === '';
   if (typeof v === 'boolean') return !v;
   if (typeof v === 'number') return v === 0;

@@ -92,6 +92,10 @@ describe('the input document', () => {
         rawBody: Buffer.from('hi').toString('base64'),
       });
       expect(input['attributes']['request']['time']).toBe('2025-11-26T12:00:00.500Z');
+      // fields Envoy did not set are absent, as protojson leaves them out
+      const bare = await check(e.client, httpRequest({ method: 'GET', path: '/' }));
+      expect(bare.response).toBeUndefined();
+      expect(Object.keys((e.decisions[1]!.input as Record<string, any>)['attributes']['request']['http']).sort()).toEqual(['host', 'id', 'method', 'path', 'protocol', 'scheme']);
       expect(input['attributes']['source']).toEqual({ address: { socketAddress: { address: '10.0.0.7', portValue: 53412 } } });
       expect(input['attributes']['destination']['address']['socketAddress']['portValue']).toBe(8080);
       expect(input['attributes']['metadataContext']).toEqual({ filterMetadata: { 'envoy.filters.http.jwt_authn': { sub: 'alice', n: 2 } } });
