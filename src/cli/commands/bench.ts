@@ -4,7 +4,7 @@
 // percentiles, as a table, Go's BenchmarkResult JSON, or Go benchmark lines.
 
 import { readFileSync } from 'node:fs';
-import type { RegoVersion, Value } from '../../engine/index.js';
+import { partialPlan, toEngineError, type RegoVersion, type Value } from '../../engine/index.js';
 import { benchmark, goBenchMemString, goBenchString, type BenchResult } from '../bench-loop.js';
 import { renderEval } from '../eval-output.js';
 import { CLIError } from '../io.js';
@@ -12,16 +12,18 @@ import { jsonText, ordered } from '../json-out.js';
 import { loadPaths, LoadError } from '../../runtime/load-paths.js';
 import { BENCH_FORMATS } from '../options.js';
 import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
-import { prepareQuery, runPrepared, type PreparedRun } from '../../runtime/query.js';
-import { parseInputText } from './eval.js';
+import { runPrepared, type PreparedRun } from '../../runtime/query.js';
+import { parseInputText, prepare, queryContext } from './eval.js';
 import { command, opt, type OptionsOf } from '../command.js';
-import { benchmem, builtins, bundlePaths, data, format, ignore, input, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { benchmem, builtins, bundlePaths, data, format, ignore, input, refused, schema, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
+import { collect, collectList } from '../options.js';
+import { schemaOptions } from '../schema-flag.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
 
 const benchCommand = command({
   name: 'bench',
   description: 'Benchmark a Rego query',
-  args: [['<query>', 'the Rego query to benchmark']],
+  args: [['[query]', 'the Rego query to benchmark (or --stdin)']],
   flags: [
     data(),
     bundlePaths(),
@@ -39,6 +41,24 @@ const benchCommand = command({
     v0Compatible(),
     v1Compatible(),
     builtins(),
+    // OPA's other bench flags
+    opt('--stdin', 'read query from stdin'),
+    opt('--package <pkg>', 'set query package'),
+    opt('--import <import>', 'set query import(s); repeatable', collect, [] as string[]),
+    schema(),
+    opt('-p, --partial', 'perform partial evaluation'),
+    opt('-u, --unknowns <ref>', 'set paths to treat as unknown during partial evaluation (default [input])', collectList, [] as string[]),
+    opt('--optimize-store-for-read-speed', "optimize default in-memory store for read speed (accepted: regolith bench reads data without OPA's store)"),
+    refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
+      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
+    refused('--e2e', 'run benchmarks against a running server (not supported)', () =>
+      '--e2e is not supported: benchmark a running `regolith run --server` with an HTTP load tool (e.g. `hey` or `k6`) against POST /v1/data/<path>'),
+    refused('-c, --config-file <file>', 'set path of configuration file (only with --e2e: not supported)', () =>
+      '--config-file only applies to --e2e, which regolith bench does not support; drop it'),
+    refused('--shutdown-grace-period <seconds>', 'server shutdown grace period (only with --e2e: not supported)', () =>
+      '--shutdown-grace-period only applies to --e2e, which regolith bench does not support; drop it'),
+    refused('--shutdown-wait-period <seconds>', 'server shutdown wait period (only with --e2e: not supported)', () =>
+      '--shutdown-wait-period only applies to --e2e, which regolith bench does not support; drop it'),
   ],
   examples: [
     "regolith bench -d examples/sample -i input.json 'data.httpapi.authz.allow'",
@@ -120,7 +140,10 @@ function report(r: BenchResult, extra: Record<string, number>, f: BenchFlags): s
   return prettyTable(rows);
 }
 
-async function doBench(query: string, f: BenchFlags): Promise<void> {
+async function doBench(queryArg: string | undefined, f: BenchFlags): Promise<void> {
+  if (f.stdin && queryArg !== undefined) throw new CLIError('specify query argument or --stdin but not both');
+  if (!f.stdin && queryArg === undefined) throw new CLIError('specify query argument or --stdin');
+  const query = f.stdin ? readFileSync(0, 'utf8') : queryArg!;
   if (!FORMATS.includes(f.format)) throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {${FORMATS.join(', ')}}`);
   const count = Number(f.count);
   if (!Number.isInteger(count) || count < 1) throw new CLIError(`invalid argument "${f.count}" for "--count" flag`);
@@ -143,8 +166,22 @@ async function doBench(query: string, f: BenchFlags): Promise<void> {
       }
       input = parseInputText(text, f.input);
     } else if (f.stdinInput) input = parseInputText(readFileSync(0, 'utf8'), 'stdin');
-    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins) });
-    prepared = prepareQuery(set, query, regoVersion);
+    const set = buildPolicySet(loaded, { regoVersion, builtins: await loadBuiltinModules(f.builtins), ...schemaOptions(f.schema) });
+    prepared = prepare(set, query, regoVersion, queryContext(f, regoVersion));
+    if (f.partial) {
+      // -p: what is benchmarked is partial evaluation of the query (OPA's bench with --partial)
+      const unknowns = f.unknowns.length ? f.unknowns : ['input'];
+      const pe = (): Promise<unknown> => {
+        try {
+          return Promise.resolve(partialPlan(prepared.plan, { input, data, unknowns }));
+        } catch (e) {
+          return Promise.reject(toEngineError(e));
+        }
+      };
+      await pe();
+      await runBench(pe, f);
+      return;
+    }
     const first = await runPrepared(prepared, { input, data, print: () => {} });
     if (f.fail && first.length === 0) {
       process.stdout.write(renderEval({ results: first }, 'pretty').stdout);
@@ -155,7 +192,12 @@ async function doBench(query: string, f: BenchFlags): Promise<void> {
     throw new CLIError(prettyErrorText(toErrorDetails(e)));
   }
 
-  const op = (): Promise<unknown> => runPrepared(prepared, { input, data, print: () => {} });
+  await runBench(() => runPrepared(prepared, { input, data, print: () => {} }), f);
+}
+
+async function runBench(op: () => Promise<unknown>, f: BenchFlags): Promise<void> {
+  const count = Number(f.count);
+  const benchTimeMs = Number(f.benchtime) * 1000;
   for (let i = 0; i < count; i++) {
     const r = await benchmark(op, benchTimeMs);
     const extra = f.metrics ? await latencies(op, Math.min(LATENCY_SAMPLES, Math.max(r.n, 1))) : {};

@@ -188,7 +188,8 @@ function fanOut(tracers: (Tracer | undefined)[]): Tracer | undefined {
 }
 
 /** --package and --import: the package and imports the query is read in, as OPA's rego.Package/rego.Imports. */
-function queryContext(f: EvalFlags, regoVersion: RegoVersion): PackageContext | undefined {
+/** --package and --import: the package and imports the query is read in (eval and bench). */
+export function queryContext(f: { package?: string; import: string[] }, regoVersion: RegoVersion): PackageContext | undefined {
   if (f.package === undefined && f.import.length === 0) return undefined;
   const text = [`package ${f.package ?? '__regolith_query'}`, ...f.import.map((i) => `import ${i}`)].join('\n');
   try {
@@ -200,7 +201,7 @@ function queryContext(f: EvalFlags, regoVersion: RegoVersion): PackageContext | 
   }
 }
 
-function prepare(set: PolicySet, query: string, regoVersion: RegoVersion, ctx: PackageContext | undefined): PreparedRun {
+export function prepare(set: PolicySet, query: string, regoVersion: RegoVersion, ctx: PackageContext | undefined): PreparedRun {
   if (!ctx) return prepareQuery(set, query, regoVersion);
   const metrics: Record<string, number> = {};
   try {

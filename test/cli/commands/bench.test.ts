@@ -59,6 +59,6 @@ describe('regolith bench', () => {
     expect(missing.stderr).toContain('/no/such.rego: no such file or directory');
     const noQuery = regolith(['bench']);
     expect(noQuery.code).toBe(1);
-    expect(noQuery.stderr).toContain("missing required argument 'query'");
+    expect(noQuery.stderr).toContain('specify query argument or --stdin');
   }, 60_000);
 });
