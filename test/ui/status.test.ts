@@ -82,7 +82,7 @@ describe.skipIf(!haveChromium)('status page', () => {
       expect(await page.locator('.card.bundle-errors tbody tr').first().innerText()).toContain('authz');
 
       // three charts over the last hour, with their axes and series
-      expect(await page.locator('.card.history svg.chart').count()).toBe(3);
+      expect(await page.locator('.card.last-hour svg.chart').count()).toBe(3);
       expect(await page.locator('.history-chart.decisions .x-axis text').allTextContents()).toEqual(['60m ago', '45m ago', '30m ago', '15m ago', 'now']);
       await page.waitForSelector('.history-chart.decisions polyline[data-series="decisions/s"]');
       for (const s of ['p50', 'p90', 'p99']) await page.waitForSelector(`.history-chart.latency polyline[data-series="${s}"]`);

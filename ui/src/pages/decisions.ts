@@ -212,7 +212,9 @@ export const decisionsPage: Page = async (root) => {
       yLabel: (y) => `${Number.isInteger(y) ? y : y.toFixed(1)}/s`,
       yMin: 1,
       yTitle: 'decisions/s',
-      height: 150,
+      // about the size it is drawn at, so the labels keep their size
+      width: 1200,
+      height: 170,
     });
     const items = series.map((s, i) => ({ name: s.name, color: s.color, text: `${s.name} — ${(entries[i]![1].reduce((a, b) => a + b, 0) / WINDOW_S).toFixed(2)}/s` }));
     clear(plot, svg, items.length ? legend(items) : h('div.legend', {}, h('span.muted', {}, 'no decisions in the last minute')));

@@ -14,7 +14,9 @@ function chartBox(cls: string, title: string, series: Series[], yLabel: (y: numb
     xLabel: (x) => (x === now ? 'now' : `${Math.round((now - x) / 60_000)}m ago`),
     yLabel,
     yTitle,
-    height: 150,
+    // about the size it is drawn at, so the labels keep their size
+    width: 420,
+    height: 170,
   });
   return h(`div.history-chart.${cls}` as 'div', {}, h('h5', {}, title), svg, legend(series.map((s) => ({ name: s.name, color: s.color, text: legendText(s) }))));
 }

@@ -91,12 +91,12 @@ export const statusPage: Page = (root) => {
     const paths = Object.entries(perPath).sort((a, b) => b[1] - a[1]).map(([p, n]) => [h('code', {}, p), text(n), text(rate(n))]);
     const mem = st.memory ?? {};
     const v = st.version;
-    const server = table(['', ''], [
+    const server = kvTable([
       [text('version'), h('code.version', {}, v?.version ?? '–')],
       ...(v?.build_commit ? [[text('build commit'), h('code', {}, v.build_commit)]] : []),
       [text('uptime'), text(uptime(st.uptime_s))],
       [text('labels'), h('span.labels', {}, ...Object.entries(st.labels ?? {}).map(([k, val]) => h('span.label', { 'data-label': k }, h('code', {}, `${k}=${val}`))))],
-    ], '');
+    ]);
     const config = h('details.config', { open: configOpen }, h('summary', {}, 'active configuration (secrets removed)'), h('pre', {}, json(st.config ?? {})));
     config.addEventListener('toggle', () => (configOpen = config.open));
 
@@ -111,7 +111,7 @@ export const statusPage: Page = (root) => {
         kv('heap used', fmtBytes(mem['heapUsed'])),
       ),
       card('Server', h('div', {}, server, config), 'server'),
-      card('Last hour', historyCharts(st), 'history'),
+      card('Last hour', historyCharts(st), 'last-hour'),
       card('Bundles', table(['name', 'revision', 'last activation', 'last download', 'last error'], bundles, 'No bundles configured.'), 'bundles'),
       card('Bundle errors', errorHistory(st), 'bundle-errors'),
       card('Plugins', table(['plugin', 'state', 'message'], plugins, 'No plugins.'), 'plugins'),
@@ -137,6 +137,11 @@ export const statusPage: Page = (root) => {
     clearTimeout(timer);
   };
 };
+
+/** Rows of a label and its value, no header. */
+function kvTable(rows: Node[][]): HTMLElement {
+  return h('table.kv', {}, h('tbody', {}, ...rows.map((r) => h('tr', {}, ...r.map((c) => h('td', {}, c))))));
+}
 
 function kv(label: string, value: string): HTMLElement {
   return h('div.stat', { 'data-stat': label }, h('div.stat-n', {}, value), h('div.stat-l', {}, label));
