@@ -110,6 +110,9 @@ describe.skipIf(!haveChromium)('playground tools', () => {
       await page.click('button.eval');
       await page.waitForSelector('.output .value');
       expect(await page.locator('.output .value').innerText()).toBe('true');
+      // Format keeps v0 syntax
+      await page.click('button.fmt');
+      await expect.poll(() => editorText(page, '.source')).toBe('package p\n\nallow {\n\tinput.x == 1\n}\n');
       await page.waitForFunction("(localStorage.getItem('regolith.playground') ?? '').includes('\"regoVersion\":\"v0\"')");
       // the playground as this browser left it (no shared link)
       await page.goto(`${server.url}/ui#/status`);

@@ -169,7 +169,7 @@ export async function tryToken(token: string): Promise<RequestError | undefined>
 
 export const api = {
   eval: (req: EvalRequest) => call<EvalResponse>('POST', '/ui/api/eval', req),
-  fmt: (text: string, file?: string) => call<{ text: string }>('POST', '/ui/api/fmt', { text, file }),
+  fmt: (text: string, file?: string, regoVersion?: 'v0' | 'v1') => call<{ text: string }>('POST', '/ui/api/fmt', { text, file, ...(regoVersion === 'v0' ? { rego_version: 'v0' } : {}) }),
   decisions: (limit = 200) => call<DecisionsResponse>('GET', `/ui/api/decisions?limit=${limit}`),
   impact: (candidate: ImpactCandidate, decisionsNdjson?: string) =>
     call<ImpactReport>('POST', '/ui/api/impact', { candidate, ...(decisionsNdjson !== undefined ? { decisions_ndjson: decisionsNdjson } : {}) }),

@@ -28,6 +28,7 @@ import { badRequest, Code, HttpError, Msg } from '../../server/errors.js';
 import { since } from '../../server/handler.js';
 import { envelope } from '../../server/respond.js';
 import { checkRequest, PLAYGROUND_LIMITS, type CheckedRequest } from './request.js';
+import { REGO_VERSIONS } from './wire.js';
 
 /** A 400 in OPA's shape for an error of any stage; `stage` picks OPA's message. */
 function stageError(e: unknown, stage: 'module' | 'query' | 'eval', timeoutMs: number): HttpError {
@@ -214,7 +215,7 @@ export async function evaluatePlayground(body: Value | undefined, timeoutMs = PL
   );
 }
 
-/** The formatted text of a module (v1 syntax), or a 400 with the parse errors. */
+/** The formatted text of a module (in its Rego version, v1 by default), or a 400 with the parse errors. */
 export function formatPlayground(body: Value | undefined): string {
   if (!isPlainObject(body)) throw badRequest('request body must be a JSON object');
   const b = body as PlainObject;
@@ -223,9 +224,12 @@ export function formatPlayground(body: Value | undefined): string {
   if (typeof text !== 'string') throw badRequest('"text" must be a string');
   if (typeof file !== 'string' || file === '' || file.length > PLAYGROUND_LIMITS.fileNameChars) throw badRequest(`"file" must be a string of 1 to ${PLAYGROUND_LIMITS.fileNameChars} characters`);
   if (text.length > PLAYGROUND_LIMITS.moduleChars) throw badRequest(`"text" is too large: at most ${PLAYGROUND_LIMITS.moduleChars} characters`);
+  const regoVersion = b['rego_version'] ?? 'v1';
+  if (regoVersion !== 'v0' && regoVersion !== 'v1') throw badRequest(`"rego_version" must be one of ${REGO_VERSIONS.join(', ')}`);
   let formatted: string;
   try {
-    formatted = formatModule(parseModule(text, { filename: file, regoVersion: 'v1' }), { regoVersion: 'v1' });
+    // a v0 module stays v0 (as `opa fmt --v0-compatible` keeps it)
+    formatted = formatModule(parseModule(text, { filename: file, regoVersion }), { regoVersion });
   } catch (e) {
     throw stageError(e, 'module', 0);
   }

@@ -59,6 +59,13 @@ describe('rego_version', () => {
     expect(r.json.result[0].expressions[0].value).toBe(true);
   });
 
+  it('formats a v0 module as v0', async () => {
+    const r = await post(s, '/ui/api/fmt', { text: 'package p\nallow {   input.x==1 }', rego_version: 'v0' });
+    expect(r.status).toBe(200);
+    expect(r.json.text).toBe('package p\n\nallow {\n\tinput.x == 1\n}\n');
+    expect((await post(s, '/ui/api/fmt', { text: 'package p\nallow {   input.x==1 }' })).status).toBe(400);
+  });
+
   it('refuses another version', async () => {
     const r = await post(s, '/ui/api/eval', { modules: {}, query: 'true', rego_version: 'v2' });
     expect(r.status).toBe(400);

@@ -140,7 +140,7 @@ export async function format(p: Playground): Promise<void> {
   const active = p.files.active;
   const text = p.source.state.doc.toString();
   try {
-    const res = await api.fmt(text, active);
+    const res = await api.fmt(text, active, p.current().regoVersion);
     findings.errors = findings.errors.filter((e) => e.location?.file !== active);
     if (res.text !== text) replaceDoc(p.source, res.text);
     p.paint();
