@@ -52,6 +52,17 @@ describe('malformed requests', () => {
     expect((response!['status'] as { message: string }).message).toBe('request_parse_error: strconv.ParseInt: parsing "x": invalid syntax');
   });
 
+  it('larger than grpc-max-recv-msg-size: RESOURCE_EXHAUSTED', async () => {
+    const e = await startEnvoy(POLICY, { 'grpc-max-recv-msg-size': 512 });
+    try {
+      const { error } = await check(e.client, httpRequest({ method: 'POST', path: '/', body: 'x'.repeat(1000) }));
+      expect(error?.code).toBe(grpc.status.RESOURCE_EXHAUSTED);
+      expect(e.decisions).toEqual([]);
+    } finally {
+      await e.close();
+    }
+  });
+
   it('no attributes at all: evaluated with what there is (parsed_path [""])', async () => {
     const { response, error } = await check(r.client, {});
     expect(error).toBeUndefined();
