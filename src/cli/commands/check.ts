@@ -28,6 +28,7 @@ const checkCommand = command({
     ignore(),
     v0Compatible(),
     v1Compatible(),
+    opt('--v0-v1', 'check for Rego v0 and v1 compatibility (policies must be compatible with both Rego versions)'),
     builtins(),
     capabilities(),
     schema(),
@@ -95,6 +96,8 @@ async function checkAction(paths: string[], opts: OptionsOf<typeof checkCommand>
   for (const s of sources) {
     try {
       modules.push(parseModule(s.text, { filename: s.file, regoVersion: opts.v0Compatible ? 'v0' : (s.version ?? fallback) }));
+      // --v0-v1: the module must read the same as v0 too (v1 keywords only with import rego.v1)
+      if (opts.v0V1) parseModule(s.text, { filename: s.file, regoVersion: 'v0' });
     } catch (e) {
       if (!(e instanceof RegoParseError)) throw e;
       errors.push(...e.errors);
