@@ -4,7 +4,9 @@
 //   REST  POST /v1/data/envoy/authz/allow with the input document the plugin would build
 //         (autocannon), so both paths evaluate the same policy over the same input;
 //   gRPC  envoy.service.auth.v3.Authorization/Check with the CheckRequest Envoy would send
-//         (@grpc/grpc-js client), the plugin building the input from it.
+//         (@grpc/grpc-js client), the plugin building the input from it;
+//   bare  the same Check calls to a bare @grpc/grpc-js handler answering a constant: what the
+//         gRPC transport costs by itself on this machine (the ceiling of the gRPC path).
 // Decisions are checked first (allowed and denied, both paths agree). Prints decisions/s and
 // the server's CPU per decision (process.cpuUsage in the child), which the other jobs of a
 // shared machine disturb less than throughput.
@@ -50,11 +52,12 @@ interface Child {
   proc: ChildProcess;
   url: string;
   grpcPort: number;
+  barePort: number;
 }
 
 async function startChild(): Promise<Child> {
   const proc = fork(bundle('envoy-server.ts'), ['serve'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const m = await new Promise<{ url: string; grpcPort: number }>((resolve) => proc.once('message', (x) => resolve(x as { url: string; grpcPort: number })));
+  const m = await new Promise<{ url: string; grpcPort: number; barePort: number }>((resolve) => proc.once('message', (x) => resolve(x as { url: string; grpcPort: number; barePort: number })));
   return { proc, ...m };
 }
 
@@ -108,6 +111,7 @@ async function restRun(c: Child, seconds: number): Promise<{ count: number; cpuU
 async function main(): Promise<void> {
   const c = await startChild();
   const client = new grpc.Client(`127.0.0.1:${c.grpcPort}`, grpc.credentials.createInsecure());
+  const bareClient = new grpc.Client(`127.0.0.1:${c.barePort}`, grpc.credentials.createInsecure());
   try {
     // correctness: both paths give the same decision for each request, some allow and some deny
     let allowed = 0;
@@ -120,17 +124,21 @@ async function main(): Promise<void> {
     if (allowed === 0 || allowed === REQUESTS.length) fail(`expected both allowed and denied requests, got ${allowed} of ${REQUESTS.length} allowed`);
     console.log(`decisions agree on ${REQUESTS.length} requests (${allowed} allowed); ${IN_FLIGHT} in flight, ${DURATION} s per run`);
     await grpcRun(c, client, 2); // warm-up
+    await grpcRun(c, bareClient, 2);
     await restRun(c, 2);
     const rows: string[] = [];
     for (let round = 1; round <= 2; round++) {
+      const b = await grpcRun(c, bareClient, DURATION);
       const g = await grpcRun(c, client, DURATION);
       const r = await restRun(c, DURATION);
+      rows.push(`| ${round} | bare grpc-js (constant answer) | ${Math.round(b.count / DURATION)} | ${Math.round(b.cpuUs / b.count)} µs |`);
       rows.push(`| ${round} | gRPC Check | ${Math.round(g.count / DURATION)} | ${Math.round(g.cpuUs / g.count)} µs |`);
       rows.push(`| ${round} | REST POST /v1/data | ${Math.round(r.count / DURATION)} | ${Math.round(r.cpuUs / r.count)} µs |`);
     }
     console.log('| round | path | decisions/s | server CPU per decision |\n|---|---|---|---|\n' + rows.join('\n'));
   } finally {
     client.close();
+    bareClient.close();
     c.proc.kill();
   }
 }

@@ -1,8 +1,11 @@
 // The server side of bench/envoy-check.ts, in its own process: one RegolithEngine holding
 // an Envoy gateway policy and 1,000 users, answered both by the REST API (startServer) and
 // by the Envoy plugin (plugins.envoy_ext_authz_grpc through the plugin manager, as
-// `regolith run` starts it). Reports its URL and gRPC port, and its CPU time when asked.
+// `regolith run` starts it); and, for scale, a bare @grpc/grpc-js server answering every
+// Check with a constant (the transport's own cost). Reports its URL and gRPC ports, and its
+// CPU time when asked.
 
+import * as grpc from '@grpc/grpc-js';
 import pino from 'pino';
 import { startServer } from '../src/server/index.js';
 import { RegolithEngine } from '../src/engine/store-engine.js';
@@ -41,10 +44,19 @@ async function main(): Promise<void> {
   const manager = new PluginManager({ config, engine });
   await manager.start();
   const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions() });
+  // the ceiling: a bare @grpc/grpc-js unary handler answering a constant, undecoded
+  const bare = new grpc.Server();
+  const ok = Buffer.from([0x0a, 0x00]); // CheckResponse{status: {}}: OK
+  const raw = (b: Buffer) => b;
+  bare.addService(
+    { Check: { path: '/envoy.service.auth.v3.Authorization/Check', requestStream: false, responseStream: false, requestSerialize: raw, requestDeserialize: raw, responseSerialize: raw, responseDeserialize: raw } },
+    { Check: (_call: unknown, cb: grpc.sendUnaryData<Buffer>) => cb(null, ok) },
+  );
+  const barePort = await new Promise<number>((resolve, reject) => bare.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (err, p) => (err ? reject(err) : resolve(p))));
   process.on('message', (m) => {
     if ((m as { cpu?: boolean }).cpu) process.send?.({ cpu: process.cpuUsage() });
   });
-  process.send?.({ url: s.url, grpcPort: (manager.custom[0] as EnvoyPlugin).port });
+  process.send?.({ url: s.url, grpcPort: (manager.custom[0] as EnvoyPlugin).port, barePort });
 }
 
 if (process.argv[2] === 'serve') void main();
