@@ -16,8 +16,13 @@ const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '
 export const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) console.warn(`test/ui skipped: ${CHROMIUM} is missing (apt-get install -y chromium)`);
 
-/** The console built from the current sources into a temporary directory. */
+/**
+ * The console built from the current sources into a temporary directory; REGOLITH_UI_ASSETS
+ * names a build to test instead (e.g. one of an earlier commit, to see a test fail before).
+ */
 export function buildUi(): { dir: string; remove: () => void } {
+  const given = process.env['REGOLITH_UI_ASSETS'];
+  if (given) return { dir: given, remove: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'regolith-ui-build-'));
   execFileSync(process.execPath, [join(ROOT, 'scripts', 'build-ui.mjs'), '--out', dir], { stdio: 'ignore' });
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
