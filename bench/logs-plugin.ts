@@ -62,7 +62,7 @@ function decide(i: number, log: boolean): number {
 const gcs = { minor: 0, major: 0 };
 new PerformanceObserver((list) => {
   for (const e of list.getEntries()) {
-    if ((e.detail as { kind?: number } | undefined)?.kind === perf.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
+    if ((e as { detail?: { kind?: number } }).detail?.kind === perf.NODE_PERFORMANCE_GC_MINOR) gcs.minor++;
     else gcs.major++;
   }
 }).observe({ entryTypes: ['gc'] });
