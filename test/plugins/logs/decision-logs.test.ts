@@ -173,7 +173,7 @@ mask contains "/input/missing/x"
   it('makes a last upload attempt on stop', async () => {
     const col = await collector();
     const config = validateConfig({ services: { s: { url: col.url } }, decision_logs: { reporting: { min_delay_seconds: 100, max_delay_seconds: 200 } } });
-    const plugin = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!, 20), labels: {}, timing: fastTiming(1000) });
+    const plugin = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!), labels: {}, timing: fastTiming(1000) });
     await plugin.start();
     await plugin.logDecision({ decision_id: 'last' });
     await plugin.stop();

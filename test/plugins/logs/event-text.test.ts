@@ -132,7 +132,7 @@ describe('work per logged decision', () => {
   const quiet = { info: () => {} } as unknown as ConstructorParameters<typeof DecisionLogPlugin>[0]['console'];
 
   it('reads the input once (one serialisation, no copy) for the feed, the console and the upload buffer alike', async () => {
-    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!, 20), engine: new RegolithEngine(), labels: { id: 'x' }, console: quiet });
+    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!), engine: new RegolithEngine(), labels: { id: 'x' }, console: quiet });
     const seen: string[] = [];
     p.subscribe((e) => seen.push(e));
     const { input, reads } = countedInput();
@@ -157,7 +157,7 @@ describe('work per logged decision', () => {
 
   it('goes through the mask policy only when one exists, and then masks what it names', async () => {
     const engine = new RegolithEngine();
-    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!, 20), engine, labels: { id: 'x' }, console: quiet });
+    const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!), engine, labels: { id: 'x' }, console: quiet });
     await engine.putPolicy('mask.rego', 'package system.log\n\nmask contains "/input/user"\n');
     const { input } = countedInput();
     const pending = p.record({ decision_id: 'd1', path: 'data.rbac.allow', input, result: true });
