@@ -30,6 +30,7 @@ const fmtCommand = command({
     opt('--drop-v0-imports', "drop v0 imports from the formatted code, such as 'rego.v1' and 'future.keywords'"),
     opt('--check-result [bool]', 'assert that the formatted code is valid and can be successfully parsed (default true; --check-result=false turns it off)'),
     opt('--no-check-result', 'do not assert that the formatted code is valid and can be parsed'),
+    opt('--capabilities <file-or-version>', 'set capabilities version or capabilities.json file path (accepted: the formatter reads every keyword and built-in)'),
   ],
   examples: ['regolith fmt policy.rego', 'regolith fmt -w policies/', 'regolith fmt --list --fail .', 'regolith fmt -d policy.rego', 'regolith fmt --v0-v1 -w legacy/', 'regolith fmt --v0-v1 --drop-v0-imports -w legacy/   # v0 to plain v1', 'cat policy.rego | regolith fmt'],
 });

@@ -18,7 +18,7 @@ export const runCommand = command({
   flags: [
     opt('-s, --server', 'start the runtime in server mode'),
     opt('-f, --format <format>', 'set shell output format, i.e, pretty, json', 'pretty'),
-    opt('--history <path>', 'set path of history file (default ~/.regolith_history)'),
+    opt('-H, --history <path>', 'set path of history file (default ~/.regolith_history)'),
     opt('-a, --addr <address>', 'set listening address of the server (e.g., [ip]:<port>); repeatable', collectList, [] as string[]),
     opt('-c, --config-file <file>', 'set path of configuration file'),
     opt('--set <key=value>', 'override config values on the command line (use commas to specify multiple values)', collect, [] as string[]),
@@ -52,6 +52,8 @@ export const runCommand = command({
     opt('--disable-telemetry', 'disables anonymous information reporting (Regolith reports nothing: no effect)'),
     opt('--skip-version-check', 'disables anonymous version reporting (Regolith reports nothing: no effect)'),
     opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early (Regolith reports every error: no effect)'),
+    opt('--optimize-store-for-read-speed', "optimize default in-memory store for read speed (Regolith's store has one layout: no effect)"),
+    opt('--skip-known-schema-check', 'disables type checking on known input schemas (Regolith has no such check to skip: no effect)'),
     refused('--ready-timeout <seconds>', 'wait for configured plugins before starting server (not supported)', () =>
       'the --ready-timeout flag is not supported: the server starts at once; GET /health?bundles&plugins answers 200 once bundles and plugins are ready'),
     refused('--h2c', 'enable H2C for HTTP listeners (not supported)', () => 'the --h2c flag is not supported: Regolith serves HTTP/1.1 on plain listeners'),

@@ -127,7 +127,8 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
         trace: verbose,
         explain: f.explain as ExplainMode | undefined,
         varValues: !!f.varValues,
-        parallel: Number(f.parallel),
+        // -p 0 is OPA's explicit "number of CPUs"
+        parallel: Number(f.parallel) || availableParallelism(),
         coverage,
         bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
         onResult: showProgress ? progress : undefined,

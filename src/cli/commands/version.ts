@@ -1,12 +1,17 @@
 // `regolith version`: version and build information, in the shape of `opa version`.
 
 import { command } from '../command.js';
+import { refused } from '../flags.js';
 import { out } from '../io.js';
 import { regolithVersion } from '../version-info.js';
 
 const versionCommand = command({
   name: 'version',
   description: 'Print the version of regolith',
+  flags: [
+    refused('-c, --check', 'check for latest release (not supported)', () =>
+      '--check is not supported: regolith does not contact any release server; compare `regolith version` with the release you install from'),
+  ],
   examples: ['regolith version'],
 });
 

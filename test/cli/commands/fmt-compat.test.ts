@@ -56,3 +56,10 @@ describe('fmt --check-result and exit codes', () => {
     expect(r.stderr).toContain('failed to format Rego source file: 1 error occurred:');
   });
 });
+
+describe('fmt --capabilities', () => {
+  it('is accepted (the formatter reads every keyword)', async () => {
+    const file = join(writeTree({ 'a.rego': 'package x\n\np := 1\n' }), 'a.rego');
+    expect(await cli(['fmt', '--capabilities', 'caps.json', file])).toMatchObject({ code: 0, stdout: 'package x\n\np := 1\n' });
+  });
+});

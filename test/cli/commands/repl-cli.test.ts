@@ -27,7 +27,7 @@ describe('regolith run (interactive shell) through piped stdin', () => {
   it('loads the paths, evaluates queries and rules, and ends at end of input', () => {
     const dir = policyDir();
     const history = join(tempDir(), 'history');
-    const r = regolith(['run', '--history', history, join(dir, 'authz.rego'), join(dir, 'data.json'), `repl.input:${join(dir, 'input.json')}`], {
+    const r = regolith(['run', '-H', history, join(dir, 'authz.rego'), join(dir, 'data.json'), `repl.input:${join(dir, 'input.json')}`], {
       input: 'data.authz.allow\nx := 2\nx * 21\nq if {\n  x > 1\n}\n\nq\ndata.admins[i]\nnope\n',
     });
     expect(r.stderr).toBe('');

@@ -83,8 +83,8 @@ describe("regolith run: opa's flags for what Regolith does not have", () => {
     expect(exec.stderr).toMatch(/--log-timestamp-format flag is not supported/);
   });
 
-  it('accepts the flags that need nothing here (telemetry, version check, max errors, -O 0)', async () => {
-    const s = await start(['--server', '--addr', '127.0.0.1:0', '--disable-telemetry', '--skip-version-check', '-m', '5', '-O', '0', 'examples/sample']);
+  it('accepts the flags that need nothing here (telemetry, version check, max errors, -O 0, store speed, known-schema check)', async () => {
+    const s = await start(['--server', '--addr', '127.0.0.1:0', '--disable-telemetry', '--skip-version-check', '-m', '5', '-O', '0', '--optimize-store-for-read-speed', '--skip-known-schema-check', 'examples/sample']);
     expect(await decide(s.url, 'httpapi/authz/allow', { method: 'GET', path: ['finance', 'salary', 'alice'], user: 'bob' })).toEqual({ result: true });
     s.child.kill('SIGTERM');
     expect(await within(s.exited, 15_000, 'exit after SIGTERM')).toBe(0);

@@ -98,6 +98,8 @@ describe('test -p/--parallel', () => {
       expect(serialMs).toBeGreaterThanOrEqual(1200);
       expect(parallelMs).toBeLessThan(serialMs - 600);
       expect(serial.code).toBe(0);
+      // -p 0: OPA's explicit "as many as there are CPUs"
+      expect((await cli(['test', '-p', '0', p])).stdout).toContain('PASS: 4/4');
     } finally {
       server.close();
     }
