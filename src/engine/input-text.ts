@@ -4,7 +4,7 @@
 // answers a malformed input document.
 
 import { JSONParseError, parseJSON, type Value } from '../value/index.js';
-import { parseJSONSparse, type Needs } from '../value/json-sparse.js';
+import { readNeeded, type Needs } from '../value/json-sparse.js';
 import { EngineError } from './errors.js';
 
 export interface InputSource {
@@ -23,7 +23,7 @@ export function inputOf(o: InputSource, needs?: Needs): Value | undefined {
   if (o.input !== undefined) throw new EngineError('bad_request', 'input and inputText are exclusive: give the input one way');
   if (o.inputText.trim() === '') return undefined;
   try {
-    return needs ? parseJSONSparse(o.inputText, needs) : parseJSON(o.inputText);
+    return needs ? readNeeded(o.inputText, needs) : parseJSON(o.inputText);
   } catch (e) {
     if (e instanceof JSONParseError) throw new EngineError('bad_request', `malformed input document: ${e.message}`, [{ code: 'invalid_parameter', message: `malformed input document: ${e.message}` }]);
     throw e;

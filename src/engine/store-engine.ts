@@ -8,7 +8,8 @@ import { compile, type CompiledPolicy, type RuleNode } from '../compiler/index.j
 import type { QueryPlan } from '../eval/query.js';
 import { BufferTracer } from '../eval/explain.js';
 import '../eval/builtins/index.js';
-import type { Value } from '../value/index.js';
+import type { JSONNeeds, Value } from '../value/index.js';
+import { inputNeeds } from '../eval/input-needs.js';
 import { Store, type CommitEvent, type Snapshot, type WriteTxn } from '../storage/index.js';
 import { toEngineError } from './errors.js';
 import { planQuery, PlanCache } from './queries.js';
@@ -284,6 +285,21 @@ export class RegolithEngine implements Engine {
     const plan = this.plan('d:' + text, text, metrics);
     if (frozen) this.refPlans.set(ref, plan);
     return plan;
+  }
+
+  /** Each plan's input needs (false: all of the input); plans are rebuilt when policies change. */
+  private readonly needs = new WeakMap<QueryPlan, JSONNeeds | false>();
+
+  inputNeeds(ref: Value[]): JSONNeeds | undefined {
+    let plan: QueryPlan;
+    try {
+      plan = this.refPlan(ref);
+    } catch {
+      return undefined; // evaluate() reports the error
+    }
+    let n = this.needs.get(plan);
+    if (n === undefined) this.needs.set(plan, (n = inputNeeds(plan.policy.root, plan.cq.body) ?? false));
+    return n === false ? undefined : n;
   }
 
   evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult> {

@@ -3,7 +3,7 @@
 // through the Store, and ask an Engine for everything that depends on Rego semantics.
 // store-engine.ts is the implementation over the document store.
 
-import type { Value } from '../value/index.js';
+import type { JSONNeeds, Value } from '../value/index.js';
 import type { Module, RegoVersion } from '../lang/index.js';
 import type { Snapshot, Store, WriteTxn } from '../storage/index.js';
 
@@ -148,6 +148,12 @@ export interface Engine {
    * in the same tick); a promise when evaluation waits on I/O. Errors are thrown or rejected.
    */
   evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult>;
+  /**
+   * What evaluate(ref) can read of its input (undefined: all of it), so that a caller
+   * holding the input as JSON text can build only those parts (value/json-sparse.ts).
+   * Optional: an engine without it gets whole inputs.
+   */
+  inputNeeds?(ref: Value[]): JSONNeeds | undefined;
   /** Runs an ad-hoc query (Rego body text). Throws EngineError('parse' | 'compile' | 'eval'). */
   query(query: string, opts: EvalOptions): Promise<EngineQueryResult>;
   /** Checks that a query parses; throws EngineError('parse'). */

@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import type { IncomingMessage } from 'node:http';
 import { promisify } from 'node:util';
 import yaml from 'js-yaml';
-import { parseJSON, JSONParseError } from '../value/index.js';
+import { parseJSON, readNeeded, JSONParseError, type JSONNeeds } from '../value/index.js';
 import { newPlainObject, type PlainObject, type Value } from '../value/index.js';
 import { Msg, badRequest, HttpError } from './errors.js';
 
@@ -177,6 +177,18 @@ export function decodeJSON(buf: Buffer, limits: BodyLimits): Value | undefined {
   }
 }
 
+/** decodeJSON building only the parts `needs` names (the rest is checked, not built). */
+export function decodeJSONSparse(buf: Buffer, limits: BodyLimits, needs: JSONNeeds): Value | undefined {
+  const text = buf.toString('utf8');
+  if (text.trim() === '') return undefined;
+  try {
+    return readNeeded(text, needs, { maxDepth: limits.maxDepth });
+  } catch (e) {
+    if (e instanceof JSONParseError) throw new DecodeError(e.message);
+    throw e;
+  }
+}
+
 /** Decodes a YAML document (YAML 1.2 core schema) into JSON values. */
 export function decodeYAML(buf: Buffer, limits: BodyLimits): Value | undefined {
   if (buf.length === 0) return undefined;
@@ -223,9 +235,12 @@ export function decodeDocument(
   limits: BodyLimits,
   prefix: string,
   incoming?: IncomingMessage,
+  /** For a JSON body: build only these parts of it. */
+  needs?: JSONNeeds,
 ): Value | undefined {
   try {
-    return isYAML(req, incoming) ? decodeYAML(buf, limits) : decodeJSON(buf, limits);
+    if (isYAML(req, incoming)) return decodeYAML(buf, limits);
+    return needs ? decodeJSONSparse(buf, limits, needs) : decodeJSON(buf, limits);
   } catch (e) {
     if (e instanceof DecodeError) throw badRequest(`${prefix}: ${e.message}`);
     throw e;

@@ -19,7 +19,7 @@ const docs: (Value | undefined)[] = [
   parseJSON('{"a": [ {"b": 1} ], "valueOf": null, "k\\"e\'y${x}\\\\": "odd"}'),
   { a: { b: false } } as Value,
   Object.assign(Object.create(null) as Record<string, Value>, { a: { b: 'from null proto' } }) as Value,
-  new RSet(['a']),
+  RSet.of('a'),
   (() => {
     const o = new RObject();
     o.set(1, 'one');

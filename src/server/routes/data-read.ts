@@ -6,7 +6,7 @@
 // same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { isPlainObject, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { isPlainObject, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
@@ -37,9 +37,15 @@ export interface DataReadRequest {
 
 const MALFORMED_INPUT = 'body contains malformed input document';
 
-/** The `input` of a decoded POST body (undefined without one); 400 unless the body is an object. */
-export function postInput(req: DataReadRequest, body: Buffer, ctx: ServerContext): Value | undefined {
-  const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming);
+/**
+ * The `input` of a decoded POST body (undefined without one); 400 unless the body is an
+ * object. `whole`: build all of it (an explanation may show any of it); otherwise only
+ * what the decision can read is built, unless decisions are logged (the log holds the
+ * whole input). Every byte is checked either way.
+ */
+export function postInput(req: DataReadRequest, body: Buffer, ctx: ServerContext, whole = false): Value | undefined {
+  const needs = whole || ctx.opts.decisionLogger ? undefined : bodyNeeds(ctx, req.path);
+  const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming, needs);
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
     throw badRequest(`${MALFORMED_INPUT}: request body must be an object with an "input" key`);
@@ -65,6 +71,17 @@ const refs = new Map<string, DataRef>();
 interface DataRef {
   ref: Value[];
   text: string;
+}
+
+/** The body's needs (`{"input": <what the decision reads>}`), made once per input needs. */
+const bodyNeedsOf = new WeakMap<JSONNeeds, JSONNeeds>();
+
+function bodyNeeds(ctx: ServerContext, path: string): JSONNeeds | undefined {
+  const n = ctx.engine.inputNeeds?.(refOf(path).ref);
+  if (n === undefined) return undefined;
+  let b = bodyNeedsOf.get(n);
+  if (b === undefined) bodyNeedsOf.set(n, (b = { all: false, keys: new Map([['input', n]]), any: undefined }));
+  return b;
 }
 
 /** The ref of a /v1/data/... path, remembered per path (decisions repeat a few paths). */
@@ -121,7 +138,7 @@ export function dataReadParams(q: URLSearchParams): DataReadParams {
 /** Answers one data read (Hono route); errors thrown here are shaped by the caller. */
 export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<Reply> {
   const p = dataReadParams(r.query);
-  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.incoming), ctx);
+  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.incoming), ctx, p.explain !== undefined);
   return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0);
 }
 

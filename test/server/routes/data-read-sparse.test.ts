@@ -1,0 +1,77 @@
+// POST /v1/data/<path> builds only the parts of the body's input that the decision can
+// read (value/json-sparse.ts through Engine.inputNeeds), on the fast path and through
+// Hono alike; every byte is still checked, and the input is built whole when an
+// explanation or a decision log may show it.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pino from 'pino';
+import { startServer, type RunningServer } from '../../../src/server/index.js';
+import { RegolithEngine } from '../../../src/engine/store-engine.js';
+import type { EvalOptions, EvalResult } from '../../../src/engine/types.js';
+import type { Value } from '../../../src/value/index.js';
+import { req } from '../helpers.js';
+
+/** Remembers the input each decision was evaluated with. */
+class Recording extends RegolithEngine {
+  inputs: unknown[] = [];
+  override evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult> {
+    this.inputs.push(opts.input);
+    return super.evaluate(ref, opts);
+  }
+}
+
+const POLICY = `package tf
+creates := count([1 | some rc in input.changes; "create" in rc.actions])
+`;
+const BODY = JSON.stringify({ input: { changes: [{ actions: ['create'], before: { big: [1, 2, 3] } }, { actions: ['delete'] }], other: { x: 'y' } }, extra: 1 });
+const READ = { changes: [{ actions: ['create'] }, { actions: ['delete'] }] };
+
+async function server(logged: boolean): Promise<{ s: RunningServer; engine: Recording; events: unknown[] }> {
+  const engine = new Recording();
+  const events: unknown[] = [];
+  const s = await startServer({ addr: '127.0.0.1:0', engine, logger: pino({ level: 'silent' }), processMetrics: false, ...(logged ? { decisionLogger: (e) => void events.push(e) } : {}) });
+  const put = await req(s, 'PUT', '/v1/policies/tf.rego', POLICY, { 'content-type': 'text/plain' });
+  expect(put.status, put.text).toBe(200);
+  return { s, engine, events };
+}
+
+describe('POST /v1/data input read where the decision looks', () => {
+  let plain: Awaited<ReturnType<typeof server>>;
+  let logged: Awaited<ReturnType<typeof server>>;
+  beforeAll(async () => {
+    plain = await server(false);
+    logged = await server(true);
+  });
+  afterAll(async () => {
+    await plain.s.close();
+    await logged.s.close();
+  });
+
+  it('evaluates with the parts the policy reads, on the fast path and through Hono', async () => {
+    for (const path of ['/v1/data/tf/creates', '/v1/data/tf/creates?']) {
+      plain.engine.inputs.length = 0;
+      const r = await req(plain.s, 'POST', path, BODY);
+      expect(r.text).toBe('{"result":1}\n');
+      expect(plain.engine.inputs).toEqual([READ]);
+    }
+  });
+
+  it('answers a fault in a part it does not build as any malformed body', async () => {
+    const bad = BODY.replace('[1,2,3]', '[1,2,]');
+    const r = await req(plain.s, 'POST', '/v1/data/tf/creates', bad);
+    expect(r.status).toBe(400);
+    expect((r.json as { code: string; message: string }).code).toBe('invalid_parameter');
+    expect((r.json as { message: string }).message).toMatch(/^body contains malformed input document: /);
+    const after = await req(plain.s, 'POST', '/v1/data/tf/creates', BODY + ' x');
+    expect(after.status).toBe(400);
+  });
+
+  it('builds the whole input for an explanation and when decisions are logged', async () => {
+    plain.engine.inputs.length = 0;
+    await req(plain.s, 'POST', '/v1/data/tf/creates?explain=notes', BODY);
+    expect(plain.engine.inputs).toEqual([JSON.parse(BODY).input]);
+    const r = await req(logged.s, 'POST', '/v1/data/tf/creates', BODY);
+    expect((r.json as { result: number }).result).toBe(1);
+    expect(logged.engine.inputs).toEqual([JSON.parse(BODY).input]);
+    expect((logged.events[0] as { input: unknown }).input).toEqual(JSON.parse(BODY).input);
+  });
+});
