@@ -142,6 +142,29 @@ describe.each([[[] as string[]], [['--workers', '2']]])('regolith run --server %
     for (const id of ids) expect(logged).toContain(id);
   }, 60_000);
 
+  it('exits at the end of --shutdown-grace-period when the collector never answers the last upload', async () => {
+    // before: the upload held the exit until the service's 10 s header timeout
+    const silent = await httpServer(() => new Promise(() => {}));
+    try {
+      const cfg = join(dir, 'silent-collector.json');
+      writeFileSync(cfg, JSON.stringify({ services: { collector: { url: silent.url } }, decision_logs: { service: 'collector', reporting: { min_delay_seconds: 60, max_delay_seconds: 60 } } }));
+      const run = await startRun(['-c', cfg, '--shutdown-grace-period', '1', ...extra, join(dir, 'p.rego')]);
+      if (extra.length) await waitFor('workers', () => workerPids(run.child.pid!).length === 2, 30_000);
+      expect((await decide(run.url, 'alice')).status).toBe(200);
+      const t0 = Date.now();
+      await run.kill('SIGTERM');
+      const ms = Date.now() - t0;
+      console.log(`stop with a silent collector ${JSON.stringify(extra)}: ${ms} ms`);
+      expect(run.child.exitCode, run.output()).toBe(0);
+      expect(silent.requests.map((r) => r.url)).toContain('/logs');
+      expect(run.output()).toMatch(/"plugin":"decision_logs".*Plugin did not stop within the shutdown grace period/);
+      // the grace period once for the requests in flight (none here) and once for the plugins
+      expect(ms).toBeLessThan(5000);
+    } finally {
+      await silent.close();
+    }
+  }, 60_000);
+
   it('keeps serving for --shutdown-wait-period before shutting down', async () => {
     const run = await startRun(['--shutdown-wait-period', '1', ...extra, join(dir, 'p.rego')]);
     if (extra.length) await waitFor('workers', () => workerPids(run.child.pid!).length === 2, 30_000);
