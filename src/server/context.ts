@@ -159,8 +159,16 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     minLength: opts.gzip?.minLength ?? positive(get(config, 'server', 'encoding', 'gzip', 'min_length')) ?? 1024,
     level: opts.gzip?.level ?? (typeof level === 'number' ? level : 9),
   };
-  const dd = get(config, 'default_decision');
-  const defaultDecision = dataPathToRef(typeof dd === 'string' ? dd : '/system/main');
+  // default_decision and nd_builtin_cache are read per request: discovery rewrites the
+  // configuration object in place and OPA applies both without a restart.
+  let ddText: string | undefined;
+  let ddRef: Value[] = [];
+  const defaultDecision = (): Value[] => {
+    const dd = get(config, 'default_decision');
+    const text = typeof dd === 'string' ? dd : '/system/main';
+    if (text !== ddText) [ddText, ddRef] = [text, dataPathToRef(text)];
+    return ddRef;
+  };
   const version: VersionInfo = {
     version: opts.version?.version ?? regolithVersion(),
     build_commit: opts.version?.build_commit ?? '',
@@ -168,18 +176,19 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     build_hostname: opts.version?.build_hostname ?? '',
   };
   const logger = opts.logger;
-  const ndEnabled = !!opts.decisionLogger && config['nd_builtin_cache'] === true;
   return {
     engine: opts.engine,
     opts,
     config,
     limits,
     gzip,
-    defaultDecision,
+    get defaultDecision() {
+      return defaultDecision();
+    },
     version,
     logger,
     decisionId: () => (opts.decisionLogger ? (opts.decisionIdFactory ?? randomUUID)() : undefined),
-    ndCache: () => (ndEnabled ? new Map() : undefined),
+    ndCache: () => (opts.decisionLogger && config['nd_builtin_cache'] === true ? new Map() : undefined),
     logDecision: (r) => {
       const sink = opts.decisionLogger;
       if (!sink || !r.decision_id) return;

@@ -18,6 +18,7 @@ import { verificationConfig } from '../bundle/plugin.js';
 import { clearError, copyStatus, newBundleStatus, setError, type BundleStatus } from '../bundle/status.js';
 import { evaluateDiscovery } from './evaluate.js';
 import { mergeDiscovered, validateDiscovered } from './merge.js';
+import { restartKeys } from './restart-keys.js';
 
 export interface DiscoveryPluginOptions {
   boot: Config;
@@ -44,12 +45,15 @@ export class DiscoveryPlugin implements Plugin {
   private source?: Downloader | OciSource;
   private etag: string | undefined;
   private ready = false;
+  /** The configuration document in force (the boot one until a discovered one applies). */
+  private applied: Record<string, unknown>;
   /** The override message of the applied configuration (kept until the next one). */
   private overrides: string | undefined;
 
   constructor(private readonly opts: DiscoveryPluginOptions) {
     if (!opts.boot.discovery) throw new Error('discovery is not configured');
     this.cfg = opts.boot.discovery;
+    this.applied = opts.boot.raw;
     this.log = opts.logger ?? SILENT_LOGGER;
     // OPA reports the discovery bundle under the plugin's name.
     this.st = newBundleStatus('discovery');
@@ -129,7 +133,10 @@ export class DiscoveryPlugin implements Plugin {
       const merged = mergeDiscovered(this.opts.boot, discovered);
       if (merged.dropped.length) this.log.warn({ keys: merged.dropped }, 'Discovered configuration keys ignored: no such configuration section.');
       const next = validateDiscovered(this.opts.boot, merged.raw);
+      const later = restartKeys(this.applied, merged.raw);
       await this.opts.apply(next);
+      this.applied = merged.raw;
+      if (later.length) this.log.warn({ keys: later }, 'Discovered configuration keys take effect at the next start.');
       // As OPA: the status says which discovered keys the boot configuration overrode.
       this.overrides = merged.overridden.length ? `Keys in the discovered configuration overridden by boot configuration: ${merged.overridden.join(', ')}` : undefined;
       this.clear();
