@@ -253,6 +253,10 @@ export class BundlePlugin implements Plugin {
     }
     e.status.last_successful_request = t;
     if (r.kind === 'not-modified') {
+      // As OPA: the service answers again and the active bundle is current, so an earlier
+      // download error is over (an activation error cannot linger here: it clears the ETag).
+      clearError(e.status);
+      this.log.debug({ name: e.config.name }, 'Bundle download skipped, server replied with not modified.');
       this.changed();
       return;
     }

@@ -139,6 +139,27 @@ describe('bundle plugin', () => {
     expect(await allowed(engine, 'carol')).toBe(true);
   });
 
+  it('clears a download error once the service answers 304 for the active bundle, as OPA', async () => {
+    const good = await archive({ revision: 'good', roots: ['authz'], modules: { 'authz/p.rego': POLICY('alice') } });
+    const files: Record<string, { body: Buffer; etag?: string; status?: number }> = { '/bundles/authz.tar.gz': { body: good, etag: '"g"' } };
+    const { plugin, server } = await setup(files);
+    await plugin.start();
+    await waitFor('activation', () => plugin.status().state === 'OK');
+    files['/bundles/authz.tar.gz'] = { body: Buffer.from('down'), status: 503 };
+    await waitFor('the error', () => plugin.bundleStatuses()['authz']!.code === 'bundle_error');
+    const failedAt = plugin.bundleStatuses()['authz']!.last_request;
+    const seen = server.requests.length;
+    // the service is back with the same bundle: it answers 304
+    files['/bundles/authz.tar.gz'] = { body: good, etag: '"g"' };
+    await waitFor('a successful request after the error', () => plugin.bundleStatuses()['authz']!.last_successful_request > failedAt);
+    expect(server.requests.slice(seen).some((r) => r.headers['if-none-match'] === '"g"')).toBe(true);
+    const s = plugin.bundleStatuses()['authz']!;
+    expect(s.code).toBeUndefined();
+    expect(s.message).toBeUndefined();
+    expect(s.active_revision).toBe('good');
+    expect(s.last_successful_download < failedAt).toBe(true); // nothing was downloaded again
+  });
+
   it('reports a never-activated bundle as NOT_READY with the error', async () => {
     const { plugin } = await setup({});
     await plugin.start();
