@@ -20,6 +20,10 @@ export interface Registry {
   host: string;
   url: string;
   stop(): Promise<void>;
+  /** Stops the registry process (SIGKILL), keeping its storage: clients see connection refused. */
+  halt(): Promise<void>;
+  /** Starts it again on the same port and storage after halt(). */
+  resume(): Promise<void>;
 }
 
 export async function startRegistry(): Promise<Registry> {
@@ -39,28 +43,40 @@ http:
   addr: 127.0.0.1:${port}
 `,
   );
+  const url = `http://127.0.0.1:${port}`;
+  let proc: ChildProcess = await spawnRegistry(dir, url);
+  const exited = (p: ChildProcess): Promise<void> => new Promise((r) => (p.exitCode !== null || p.signalCode !== null ? r() : p.once('exit', () => r())));
+  return {
+    host: `127.0.0.1:${port}`,
+    url,
+    async stop() {
+      proc.kill('SIGTERM');
+      await exited(proc);
+      rmSync(dir, { recursive: true, force: true });
+    },
+    async halt() {
+      proc.kill('SIGKILL');
+      await exited(proc);
+    },
+    async resume() {
+      proc = await spawnRegistry(dir, url);
+    },
+  };
+}
+
+async function spawnRegistry(dir: string, url: string): Promise<ChildProcess> {
   let stderr = '';
   const proc: ChildProcess = spawn(REGISTRY_BIN!, ['serve', join(dir, 'config.yml')], { stdio: ['ignore', 'ignore', 'pipe'] });
   proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
   for (let i = 0; ; i++) {
     try {
-      if ((await fetch(`${url}/v2/`)).status === 200) break;
+      if ((await fetch(`${url}/v2/`)).status === 200) return proc;
     } catch {
       /* not listening yet */
     }
     if (i > 100 || proc.exitCode !== null) throw new Error(`docker-registry did not start: ${stderr}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  return {
-    host: `127.0.0.1:${port}`,
-    url,
-    async stop() {
-      proc.kill('SIGTERM');
-      await new Promise((r) => (proc.exitCode !== null ? r(undefined) : proc.once('exit', r)));
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 export interface TokenFront {
