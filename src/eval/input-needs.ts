@@ -99,6 +99,8 @@ class Analysis {
     const ps = this.pathsOf(coll);
     if (key && key.type !== 'var') this.use(key);
     if (!ps) {
+      // a collection built from input values (`split(input.s, " ")`, `[input.a]`) uses them
+      this.use(coll);
       this.use(value);
       return;
     }

@@ -20,7 +20,7 @@ const field = fc.constantFrom('a', 'b', 'c');
 const lit = fc.constantFrom('1', '"v"', 'true', 'null', '12345678901234567891', '0.1', '"a"');
 
 /** One rule (or a rule and its helper), reading the input in one of the ways policies do. */
-const rule = fc.tuple(fc.nat(13), path, path, field, lit).map(([kind, p, q, f, v]) => (i: number): string => {
+const rule = fc.tuple(fc.nat(15), path, path, field, lit).map(([kind, p, q, f, v]) => (i: number): string => {
   switch (kind) {
     case 0:
       return `r${i} := input${p}`;
@@ -48,6 +48,10 @@ const rule = fc.tuple(fc.nat(13), path, path, field, lit).map(([kind, p, q, f, v
       return `r${i} contains rc.${f} if { rc := input${p}[_]; ${v} in rc.${f} }`;
     case 12:
       return `r${i} if { some rc in input${p}; rc${q} == ${v} }`;
+    case 13:
+      return `r${i} contains x if { some x in [input${p}, 1] }`;
+    case 14:
+      return `r${i} := {x | some x in object.keys(input${p})}`;
     default:
       return `r${i} := {k | input${p}[k]}`;
   }
