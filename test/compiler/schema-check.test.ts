@@ -88,6 +88,13 @@ package kubernetes
     expect(errorsOf(missing, { schemas: SET })).toMatchObject([{ code: 'rego_type_error', message: 'undefined schema: schema.nothere', location: { row: 6 } }]);
   });
 
+  it("a named schema with a $ref Regolith cannot read is a rego_type_error at the rule that uses it, an unused one nothing", () => {
+    const set = new Map<string, unknown>([['remote', { $ref: 'https://example.com/s.json' }], ...SET!]);
+    const uses = 'package p\n\n# METADATA\n# schemas:\n#   - input: schema.remote\nallow if input.x\n';
+    expect(errorsOf(uses, { schemas: set })).toMatchObject([{ code: 'rego_type_error', location: { row: 6 } }]);
+    expect(errorsOf('package p\n\nallow if input.x\n', { schemas: set })).toEqual([]);
+  });
+
   it('inline schema definitions apply without a schema set, on input and data paths', () => {
     const src = `package p
 
