@@ -8,7 +8,8 @@
 // threads count) and the event loop thread's own (/proc/thread-self/schedstat); each logged
 // run lasts until every event is uploaded. Prints `rounds` pairs (plain, logged) after a
 // warm-up, each with its garbage collections per 1,000 decisions (young generation, then
-// full; from perf_hooks): a count the machine's load does not change, unlike CPU time. For before/after, bundle this file from another tree (as bench/lib/bundle.ts
+// full; from perf_hooks): a count the machine's load does not change, unlike CPU time; then
+// `rounds` lines splitting a logged decision's cost into record() and the upload. For before/after, bundle this file from another tree (as bench/lib/bundle.ts
 // does) and run both bundles one after the other, several times:
 //   npx tsx bench/logs-plugin.ts [decisions per run, default 20000] [rounds, default 3]
 import { spawn } from 'node:child_process';
@@ -101,6 +102,21 @@ for (let r = 0; r < ROUNDS; r++) {
   const f = (x: number) => x.toFixed(1);
   const gc = (x: typeof a) => `GC ${x.minor.toFixed(2)} young + ${x.major.toFixed(2)} full per 1,000`;
   console.log(`plain ${f(a.total)} µs (event loop ${f(a.main)}; ${gc(a)}), logged ${f(b.total)} µs (event loop ${f(b.main)}; ${gc(b)}): extra ${f(b.total - a.total)} µs per logged decision, ${f(b.main - a.main)} on the event loop`);
+}
+// Where a logged decision's extra goes, in two phases with nothing else running: record() of
+// N decisions (inputs parsed beforehand; the id made per decision, as the server does), then
+// uploading them all (copy, gzip, one HTTP request per chunk).
+const inputs = texts.map((t) => parseJSON(t));
+for (let r = 0; r < ROUNDS; r++) {
+  const m0 = mainCpu();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < N; i++) plugin.record({ decision_id: crypto.randomUUID(), path: 'data.rbac.allow', input: inputs[i % inputs.length]!, result: true, result_json: 'true', requested_by: '127.0.0.1', timestamp: stamp });
+  const m1 = mainCpu();
+  const c1 = process.cpuUsage(c0);
+  while (plugin.counts.uploaded < plugin.counts.logged) await plugin.trigger();
+  const c2 = process.cpuUsage(c0);
+  const f = (x: number) => (x / N).toFixed(1);
+  console.log(`parts: record() ${f(m1 - m0)} µs on the event loop (${f(c1.user + c1.system)} in all), upload ${f(mainCpu() - m1)} µs on the event loop (${f(c2.user + c2.system - c1.user - c1.system)} in all) per event`);
 }
 console.log(`${plugin.counts.logged} decisions logged, ${plugin.counts.uploaded} uploaded`);
 await plugin.stop();
