@@ -98,7 +98,7 @@ beforeAll(async () => {
       persistence_directory: join(dir, 'persist'),
     }),
   );
-}, 300_000);
+}, 900_000);
 
 afterAll(async () => {
   bundles?.release();
