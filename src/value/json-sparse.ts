@@ -67,6 +67,8 @@ function sparse(text: string, needs: Needs, opts: ParseOptions): { value: Value;
   return { value: v, built: r.built };
 }
 
+/** parseJSON's own scan (exact numbers, depth) runs from 2 * its depth limit (2,000 characters) on. */
+const MIN_LENGTH = 2 * DEFAULT_MAX_DEPTH;
 /** Reads after which the share built decides; one read in RECHECK checks it again. */
 const LEARN = 8;
 const RECHECK = 64;
@@ -74,11 +76,14 @@ const RECHECK = 64;
 const MAX_BUILT = 0.2;
 
 /**
- * Reads `text` for a reader with these needs: sparsely while the parts built stay a small
- * share of the documents (remembered on `needs`), otherwise whole with parseJSON. Either
+ * Reads `text` for a reader with these needs: sparsely when the text is long enough for
+ * parseJSON to scan it first and while the parts built stay a small share of the
+ * documents (remembered on `needs`), otherwise whole with parseJSON. Either
  * way the value read is the same where the needs look, and malformed text is an error.
  */
 export function readNeeded(text: string, needs: Needs, opts: ParseOptions = {}): Value {
+  // below this, parseJSON is JSON.parse alone, which this reader does not beat
+  if (text.length < MIN_LENGTH) return parseJSON(text, opts);
   const h = (needs.history ??= { reads: 0, built: 0 });
   h.reads++;
   if (h.reads > LEARN && h.built > MAX_BUILT && h.reads % RECHECK !== 0) return parseJSON(text, opts);

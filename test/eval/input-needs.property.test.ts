@@ -7,9 +7,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EngineError, Regolith } from '../../src/index.js';
-import { parseJSON } from '../../src/value/index.js';
+import { JSONParseError, parseJSON } from '../../src/value/index.js';
 import { inputNeeds } from '../../src/eval/input-needs.js';
-import { parseJSONSparse } from '../../src/value/json-sparse.js';
+import { newNeeds, parseJSONSparse } from '../../src/value/json-sparse.js';
 
 const RUNS = Number(process.env.INPUT_NEEDS_RUNS ?? 120);
 const TEXTS = 16;
@@ -97,6 +97,7 @@ function outcome(f: () => unknown): Outcome {
     return { value: JSON.stringify(f(), (_k, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v)) };
   } catch (e) {
     if (e instanceof EngineError && e.kind === 'bad_request' && /^malformed input document: /.test(e.message)) return { error: 'malformed input' };
+    if (e instanceof JSONParseError) return { error: 'malformed input' };
     return { error: (e as Error).message };
   }
 }
@@ -107,6 +108,8 @@ describe('input text read where the policy looks', () => {
       fc.property(policy, fc.array(text, { minLength: TEXTS, maxLength: TEXTS }), (module, texts) => {
         const r = new Regolith().addModule('t.rego', module);
         const q = r.prepare('data.t');
+        // undefined: the policy reads its input whole
+        const needs = inputNeeds(r.compile().root, []) ?? { ...newNeeds(), all: true };
         for (const t of texts) {
           // the reference: JSON.parse decides what is malformed, the exact reader gives the value
           let whole: Outcome;
@@ -120,7 +123,10 @@ describe('input text read where the policy looks', () => {
           if (t.trim() === '') whole = outcome(() => q.evaluate({})[0]?.expressions[0]?.value);
           else if (!valid) whole = { error: 'malformed input' };
           else whole = outcome(() => q.evaluate({ input: parseJSON(t) })[0]?.expressions[0]?.value);
-          const sparse = outcome(() => q.evaluate({ inputText: t })[0]?.expressions[0]?.value);
+          // the library's text input (which reads short texts whole) and the sparse reader itself
+          const fromText = outcome(() => q.evaluate({ inputText: t })[0]?.expressions[0]?.value);
+          expect(fromText, `policy:\n${module}\ntext: ${t}`).toEqual(whole);
+          const sparse = outcome(() => q.evaluate(t.trim() === '' ? {} : { input: parseJSONSparse(t, needs) })[0]?.expressions[0]?.value);
           expect(sparse, `policy:\n${module}\ntext: ${t}`).toEqual(whole);
         }
       }),

@@ -22,7 +22,8 @@ class Recording extends RegolithEngine {
 const POLICY = `package tf
 creates := count([1 | some rc in input.changes; "create" in rc.actions])
 `;
-const BODY = JSON.stringify({ input: { changes: [{ actions: ['create'], before: { big: [1, 2, 3] } }, { actions: ['delete'] }], other: { x: 'y' } }, extra: 1 });
+// long enough for the sparse reader (shorter bodies are read whole: JSON.parse is cheaper there)
+const BODY = JSON.stringify({ input: { changes: [{ actions: ['create'], before: { big: [1, 2, 3] } }, { actions: ['delete'] }], other: { x: 'y'.repeat(3000) } }, extra: 1 });
 const READ = { changes: [{ actions: ['create'] }, { actions: ['delete'] }] };
 
 async function server(logged: boolean): Promise<{ s: RunningServer; engine: Recording; events: unknown[] }> {
