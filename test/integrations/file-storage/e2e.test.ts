@@ -53,10 +53,10 @@ afterEach(async () => {
 
 const EMAILS = ['bob@acme.example', 'ext@partner.example'];
 
-function config(adapter: Record<string, unknown> = {}, token = 'drive-secret'): Record<string, unknown> {
+function config(adapter: Record<string, unknown> = {}, token = 'drive-secret', headerTimeoutSeconds = 0): Record<string, unknown> {
   return {
-    // 25 configured seconds = 500 ms here: at 100 ms a loaded machine timed reads out (retried, or failed with no document)
-    services: { gdrive: { url: api.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 25 } },
+    // no header deadline (0, as Go's) unless the test is about one: at 20 ms a configured second any deadline is one a loaded machine misses (a read retried, or failed with no document)
+    services: { gdrive: { url: api.url, credentials: { bearer: { token } }, response_header_timeout_seconds: headerTimeoutSeconds } },
     adapters: { drive: { type: 'drive', service: 'gdrive', trigger: 'manual', retry: { max_retries: 1 }, max_results: 5, permission_ids_for: EMAILS, ...adapter } },
   };
 }
@@ -386,7 +386,8 @@ describe('drive adapter: change feed', () => {
   });
 
   it('keeps the last good data through faults, reports them, and catches up from the same token', async () => {
-    const s = await start(config({ retry: { max_retries: 3 } }));
+    // hangs: a 500 ms header deadline (25 configured seconds)
+    const s = await start(config({ retry: { max_retries: 3 } }, 'drive-secret', 25));
     api.faults.push({ status: 429, retryAfter: '1' }, { status: 503 }, { hang: true });
     await s.manager.trigger();
     expect(s.manager.adapters!.data.get('drive')!.http.stats).toMatchObject({ throttled: 1, retries: 3 });
