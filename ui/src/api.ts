@@ -2,10 +2,11 @@
 // playground's request is declared once, beside the server's check of it.
 
 import type { EvalRequest, ExplainMode } from '../../src/console/playground/wire.js';
+import type { DiffOp } from '../../src/console/impact/diff.js';
 import { authorization, refused } from './auth.js';
 import { eventParser } from './sse.js';
 
-export type { EvalRequest, ExplainMode };
+export type { DiffOp, EvalRequest, ExplainMode };
 
 export interface Location { file: string; row: number; col: number }
 
@@ -68,7 +69,6 @@ export interface ImpactChange {
   after?: unknown;
 }
 
-export interface DiffOp { op: 'add' | 'remove' | 'replace'; path: string; old?: unknown; new?: unknown }
 
 export interface FileDiff { file: string; status: 'added' | 'removed' | 'changed' | 'same'; lines?: { op: ' ' | '-' | '+'; text: string }[] }
 

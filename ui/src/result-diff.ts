@@ -1,7 +1,7 @@
 // A result diff in words: the JSON pointer of each change read as a reference into the
 // result (`result.reasons[1]`, `result` for the whole of it) and what happened to it.
 
-import type { DiffOp } from './api.js';
+import type { DiffOp } from '../../src/console/impact/diff.js';
 
 /** "/reasons/1" -> result.reasons[1]; "" -> result. */
 export function pointerRef(pointer: string): string {

@@ -50,7 +50,7 @@ describe('GET /ui/api/status: the server', () => {
   });
 
   it('keeps the history of bundle errors: once per error, again when it returns after a success', async () => {
-    let bundles: Record<string, unknown> = { authz: { name: 'authz', code: 'bundle_error', message: 'server replied with HTTP 404' } };
+    let bundles: Record<string, Record<string, string>> = { authz: { name: 'authz', code: 'bundle_error', message: 'server replied with HTTP 404' } };
     s = await startUi({ assetsDir: build.dir, statusSampleMs: 100 }, { bundleStatus: () => ({ bundles }) });
     await sleep(350);
     bundles = { authz: { name: 'authz' } };
