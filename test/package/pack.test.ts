@@ -96,10 +96,11 @@ beforeAll(async () => {
   console.log(`install: ${seconds.toFixed(1)} s, installed tree ${mb(treeSize(join(app, 'node_modules')))} (${readdirSync(join(app, 'node_modules')).length} top-level entries)`);
 }, 600_000);
 
+// Three installed trees (~50 MB each) to delete: more than a hook's default time on a loaded machine.
 afterAll(() => {
   mirror?.close();
   rmSync(work, { recursive: true, force: true });
-});
+}, 120_000);
 
 describe('the packed tarball', () => {
   it('holds the built package and nothing it does not need', () => {
