@@ -44,7 +44,9 @@ async function publishDiscovery(revision: string, config: Doc | { rego: string }
 /** A discovered configuration: the policy bundle `name` at `resource`, logs to `logs`. */
 function discovered(o: { name: string; resource: string; logs: 'a' | 'b'; stage: string; extra?: Doc }): Doc {
   return {
-    services: { a: { url: urls.a }, b: { url: urls.b, credentials: { bearer: { token: 'secret-token-b' } } } },
+    // no header deadline for the collectors (0, as Go's): at 20 ms a configured second the default 10 s is 200 ms, and an
+    // upload the collector took but answered after it is sent again (at least once, as OPA): a decision logged twice
+    services: { a: { url: urls.a, response_header_timeout_seconds: 0 }, b: { url: urls.b, response_header_timeout_seconds: 0, credentials: { bearer: { token: 'secret-token-b' } } } },
     bundles: { [o.name]: { service: 'disco', resource: o.resource, polling: { min_delay_seconds: 1, max_delay_seconds: 2 } } },
     decision_logs: { service: o.logs, reporting: { min_delay_seconds: 1, max_delay_seconds: 2 } },
     labels: { stage: o.stage, app: 'from-discovery' },
