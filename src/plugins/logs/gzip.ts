@@ -4,7 +4,10 @@
 // and released) per call: for a 300 KB chunk of decision events that cost ~200-400 µs on the
 // event loop and ~1.2-1.4 ms in all, against ~100-170 µs and ~0.8-1.1 ms with one stream
 // kept and reset between chunks (bench, level 1, RBAC events). Each chunk is still a
-// complete gzip member: written, finished (Z_FINISH), then the stream is reset.
+// complete gzip member: written and finished in one write (the stream's flush flag is
+// Z_FINISH), then the stream is reset. A write followed by flush(Z_FINISH) took two jobs on
+// the thread pool, and at a loaded machine's prices each round trip costs the event loop
+// 35-100 µs of wake-up (bench/README, sixth step).
 
 import { constants, createGzip, gzip, type Gzip, type ZlibOptions } from 'node:zlib';
 
@@ -19,7 +22,7 @@ export class ChunkGzip {
     // A second chunk at the same time (never from one encoder): a one-shot stream of its own.
     if (this.busy) return new Promise((resolve, reject) => gzip(input, this.options, (err, out) => (err ? reject(err) : resolve(out))));
     this.busy = true;
-    const z = (this.z ??= createGzip({ ...this.options, chunkSize: 64 * 1024 }));
+    const z = (this.z ??= createGzip({ ...this.options, chunkSize: 64 * 1024, flush: constants.Z_FINISH }));
     return new Promise<Buffer>((resolve, reject) => {
       const out: Buffer[] = [];
       const onData = (b: Buffer): void => void out.push(b);
@@ -37,10 +40,10 @@ export class ChunkGzip {
       };
       z.on('data', onData);
       z.on('error', onError);
-      z.write(input);
-      // Output is pushed ('data') before the flush's callback runs.
-      z.flush(constants.Z_FINISH, () => {
-        if (z.destroyed || !this.busy) return;
+      // Deflated and finished in one job (more only when the output passes 64 KiB); the
+      // output is pushed ('data') before the write's callback runs.
+      z.write(input, (err) => {
+        if (err || z.destroyed || !this.busy) return;
         done();
         // (Gzip has reset() as every deflate stream; @types/node leaves it out)
         (z as Gzip & { reset(): void }).reset();
