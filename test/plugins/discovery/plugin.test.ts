@@ -97,7 +97,8 @@ async function decide(s: RunningServer, user: string): Promise<{ result: unknown
 }
 
 const BOOT = (): Doc => ({
-  services: { disco: { url: urls.bundles } },
+  // no header deadline (0): 200 ms at this time scale, missed under load (a download error in place of the status message)
+  services: { disco: { url: urls.bundles, response_header_timeout_seconds: 0 } },
   labels: { app: 'boot' },
   discovery: { resource: '/discovery.tar.gz', decision: 'config', polling: { min_delay_seconds: 1, max_delay_seconds: 2 } },
 });
