@@ -8,8 +8,8 @@ export interface ConsoleOptions {
   decisions?: {
     recent(limit: number): string[];
     subscribe(fn: (eventJson: string) => void): () => void;
-    /** The decision-log plugin's upload status (its counters and last error), when the feed is the plugin itself. */
-    uploadStatus?(): { metrics?: Record<string, number>; code?: string; message?: string };
+    /** The decision-log plugin's upload status (its counters and last error); undefined while none runs (discovery has logging off). */
+    uploadStatus?(): { metrics?: Record<string, number>; code?: string; message?: string } | undefined;
   };
   /** Impact analysis (replay); answers the HTTP status and JSON body to send. */
   impact?: (request: unknown) => Promise<{ status: number; body: unknown }>;

@@ -10,11 +10,17 @@ import { followingFeed } from '../plugins/discovery/feed.js';
 import type { RegolithEngine } from '../engine/store-engine.js';
 import type { ServerOptions } from '../server/index.js';
 import type { RegoVersion } from '../engine/index.js';
+import type { UploadStatus } from '../plugins/logs/plugin.js';
 
 export interface RunningPlugins {
   serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry' | 'events'>;
   /** The decision log as logged (masked), for the web console; undefined when logging is off. */
-  decisionFeed?: { recent(limit: number): string[]; subscribe(fn: (eventJson: string) => void): () => void };
+  decisionFeed?: {
+    recent(limit: number): string[];
+    subscribe(fn: (eventJson: string) => void): () => void;
+    /** The upload counters and last error of the decision-log plugin running now (none while discovery has logging off). */
+    uploadStatus?(): UploadStatus | undefined;
+  };
   /** Stops the plugins, within `graceMs` when given (--shutdown-grace-period). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -44,7 +50,7 @@ export async function startPlugins(o: {
   return {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
     // With discovery, decision logging may start (or stop) with any configuration: the feed follows it.
-    decisionFeed: manager.discovery ? followingFeed(manager) : manager.decisionLogs,
+    decisionFeed: manager.discovery ? { ...followingFeed(manager), uploadStatus: () => manager.decisionLogs?.uploadStatus() } : manager.decisionLogs,
     stop: (graceMs) => manager.stop(graceMs),
   };
 }
