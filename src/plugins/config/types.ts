@@ -2,6 +2,7 @@
 // follow the file (snake_case) so that a reader can match them to OPA's documentation.
 
 import type { AdapterConfig } from '../adapters/config.js';
+import type { TracingConfig } from '../tracing/config.js';
 
 export interface BearerCredentials {
   token?: string;
@@ -123,6 +124,8 @@ export interface Config {
   plugins: Record<string, unknown>;
   /** builtins.modules: JavaScript modules of custom built-ins, loaded at start-up (Regolith's own key). */
   builtins?: string[];
+  /** distributed_tracing, when its type turns it on (src/plugins/tracing/config.ts). */
+  distributed_tracing?: TracingConfig;
   /** server.workers: worker processes of `regolith run --server` ('auto': one per core). */
   workers?: number | 'auto';
   /** The document as written (after ${ENV} and --set), for /v1/config and the server. */

@@ -9,6 +9,7 @@ import { adapters } from '../adapters/config.js';
 import { discovery } from './discovery.js';
 import { ADAPTER_TYPES } from '../adapters/registry.js';
 import { PLUGIN_TYPES } from '../plugin-types.js';
+import { distributedTracing } from '../tracing/config.js';
 
 function service(name: string, s: Section): ServiceConfig {
   const url = s.reqStr('url');
@@ -280,10 +281,11 @@ export function validateConfig(raw: Record<string, unknown>): Config {
   cfg.workers = server(top.raw('server'));
   cfg.discovery = discovery(top.raw('discovery'), svcs, ks);
   cfg.builtins = builtins(top.raw('builtins'));
+  cfg.distributed_tracing = distributedTracing(top.raw('distributed_tracing'));
   if (top.has('bundle')) fail('bundle', 'the legacy "bundle" section is not supported; use "bundles"');
   // Sections OPA knows that are read from cfg.raw elsewhere (nd_builtin_cache: the server's
   // decision events) or accepted without acting on them.
-  top.done(['caching', 'nd_builtin_cache', 'distributed_tracing', 'storage']);
+  top.done(['caching', 'nd_builtin_cache', 'storage']);
   // Registered plugin types (src/plugins/plugin-types.ts) read their own settings.
   for (const [name, raw] of Object.entries(cfg.plugins)) {
     const type = PLUGIN_TYPES[name];
