@@ -1,14 +1,14 @@
 // `regolith inspect`: a bundle's manifest, signatures and which files contribute to
 // which namespace of `data`, as a table (pretty) or OPA's JSON document.
 
-import { statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import { BundleError, inspectBundle, readBundle, type BundleInfo } from '../../bundle/index.js';
 import { CLIError, bold, out } from '../io.js';
 import { renderTable, truncate } from '../table.js';
 import { command, opt } from '../command.js';
 import { format, v0Compatible, v1Compatible } from '../flags.js';
 import { annotationRefs, annotationRefsJSON, annotationsPretty, shownFile, type AnnotationRef } from '../inspect-annotations.js';
-import { RegoParseError } from '../../engine/syntax.js';
+import { RegoParseError, parseModule } from '../../engine/syntax.js';
 
 const inspectCommand = command({
   name: 'inspect',
@@ -41,12 +41,25 @@ function pretty(info: BundleInfo): string {
   return text;
 }
 
+/** `opa inspect file.rego`: the one module's namespace (and annotations), no manifest. */
+function inspectRegoFile(path: string, opts: { format: string; annotations?: boolean; v0Compatible?: boolean }): void {
+  const text = readFileSync(path, 'utf8');
+  const regoVersion = opts.v0Compatible ? 'v0' : 'v1';
+  const module = parseModule(text, { filename: path, regoVersion });
+  const ns = ['data', ...module.package.path.slice(1).map((t) => (t.type === 'string' ? t.value : ''))].join('.');
+  const info: BundleInfo = { manifest: { revision: '', roots: [''] }, signatures_config: {}, namespaces: { [ns]: [path] } };
+  const annotations = opts.annotations ? annotationRefs([{ file: path, text, regoVersion }]) : undefined;
+  if (opts.format === 'json') out(JSON.stringify(annotations?.length ? { ...info, annotations: annotationRefsJSON(annotations) } : info, null, 2));
+  else process.stdout.write(pretty(info) + (annotations ? annotationsPretty(annotations) : ''));
+}
+
 /** The `regolith inspect` action (its flags are declared in ../registry/inspect.ts). */
 export default inspectCommand.action(async (path, opts) => {
   if (opts.format !== 'pretty' && opts.format !== 'json') throw new CLIError('invalid output format for inspect command');
   let info: BundleInfo;
   let annotations: AnnotationRef[] | undefined;
   try {
+    if (path.endsWith('.rego') && statSync(path).isFile()) return inspectRegoFile(path, opts);
     // Like `opa inspect`, signatures are shown but not verified.
     const bundle = await readBundle(path, { skipVerify: true });
     const fromDirectory = statSync(path).isDirectory();

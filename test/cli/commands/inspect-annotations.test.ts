@@ -120,3 +120,17 @@ describe('inspect -a/--annotations', () => {
     expect(plain['annotations']).toBeUndefined();
   });
 });
+
+describe('inspect <file.rego>', () => {
+  it('summarises one Rego file (its namespace, and its annotations with -a), as opa inspect does', async () => {
+    const file = join(bundle(), 'x.rego');
+    const r = await cli(['inspect', '-a', '--format', 'json', file]);
+    expect(r.code).toBe(0);
+    const info = JSON.parse(r.stdout) as { namespaces: Record<string, string[]>; annotations: unknown[] };
+    expect(info.namespaces).toEqual({ 'data.a.b': [file] });
+    expect(info.annotations).toHaveLength(3);
+    const pretty = await cli(['inspect', file]);
+    expect(pretty.stdout).toContain('| data.a.b  |');
+    expect(pretty.stdout).not.toContain('ANNOTATIONS');
+  });
+});
