@@ -70,12 +70,14 @@ describe('AdapterHttp', () => {
   });
 
   it('defers a Retry-After longer than it may wait, at once, and sends nothing to that resource until it ends', async () => {
-    const http = await client(json(429, {}, { 'retry-after': '61' }));
+    // twice the adapter's longest wait (60 s): at 61 s the second client's request, 10 ms of a loaded machine later, was
+    // within the wait and was sent after it
+    const http = await client(json(429, {}, { 'retry-after': '120' }));
     const t0 = Date.now();
     const e = (await http.json({ path: '/r?page=1' }).catch((x: unknown) => x)) as AdapterDeferred;
     expect(e).toBeInstanceOf(AdapterDeferred);
-    expect(e.message).toMatch(/throttled \(429\) for 61s \(Retry-After\), longer than the adapter waits \(60s\): read deferred/);
-    expect(e.until).toBeGreaterThanOrEqual(t0 + 600); // 61 s at 10 ms per second
+    expect(e.message).toMatch(/throttled \(429\) for 120s \(Retry-After\), longer than the adapter waits \(60s\): read deferred/);
+    expect(e.until).toBeGreaterThanOrEqual(t0 + 1200); // 120 s at 10 ms per second
     expect(Date.now(), 'deferred at once, not after waiting the Retry-After out').toBeLessThan(e.until);
     expect(server!.requests).toHaveLength(1);
     // another page of the same resource, through another client of the same service: not sent
