@@ -19,6 +19,14 @@ export interface ConsoleOptions {
    * request's JSON text, answers the status and JSON text. In-process when absent (tests).
    */
   evaluate?: (requestJSON: string) => Promise<{ status: number; body: string }>;
+  /**
+   * The other processes that answer requests (the workers of --workers), each by id with
+   * its registry's getMetricsAsJSON(): the dashboard's latency and decisions/s add their
+   * request histograms up. Read when the dashboard samples or is asked, never per decision.
+   */
+  otherProcesses?: OtherProcesses;
   /** Milliseconds between the status history's samples (default 10 s; tests go faster). */
   statusSampleMs?: number;
 }
+
+export type OtherProcesses = () => Promise<{ id: string; metrics: unknown }[]>;

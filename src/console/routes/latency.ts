@@ -10,13 +10,25 @@ export interface Latency {
   p99: number | null;
 }
 
+/** One value of a histogram in prom-client's JSON shape (getMetricsAsJSON: the series labels merged in). */
+export interface HistogramValue {
+  labels: Record<string, string | number | undefined>;
+  value: number;
+  metricName?: string;
+}
+
 /** Requests per bucket of http_request_duration_seconds since start (the last is +Inf), the console's own (handler ui*) left out. */
 export function bucketCounts(h: DurationHistogram): number[] {
-  const counts = new Array<number>(h.upperBounds.length + 1).fill(0);
+  return bucketCountsOf(h.get().values, h.upperBounds.length + 1);
+}
+
+/** The same from a histogram's values (another process's, read from its registry), with `n` buckets. */
+export function bucketCountsOf(values: readonly HistogramValue[], n: number): number[] {
+  const counts = new Array<number>(n).fill(0);
   // cumulative bucket values per series: turn them back into per-bucket counts and add up
   const series = new Map<string, number[]>();
-  for (const v of h.get().values) {
-    if (!v.metricName.endsWith('_bucket')) continue;
+  for (const v of values) {
+    if (!v.metricName?.endsWith('_bucket')) continue;
     const handler = String(v.labels['handler'] ?? '');
     if (handler === 'ui' || handler.startsWith('ui/')) continue;
     const key = `${v.labels['code']} ${handler} ${v.labels['method']}`;

@@ -4,11 +4,15 @@
 // changes or comes back after a success). Everything is read when sampling (the request
 // histogram, the plugins' statuses, process.memoryUsage): nothing runs per decision. The
 // history starts when the server does; an error that comes and goes between two samples
-// is not seen.
+// is not seen. With --workers the workers answer the decisions: their histograms are read
+// from their registries at each sample (ConsoleOptions.otherProcesses) and added up, each
+// process's counts compared with its own previous reading (a replaced worker starts anew).
 
 import type { Value } from '../../value/index.js';
 import type { DurationHistogram } from '../../server/duration-histogram.js';
-import { bucketCounts, quantiles, type Latency } from './latency.js';
+import { HTTP_DURATION } from '../../server/duration-histogram.js';
+import { bucketCountsOf, quantiles, type HistogramValue, type Latency } from './latency.js';
+import type { OtherProcesses } from '../options.js';
 
 export const SAMPLE_MS = 10_000;
 export const KEEP_MS = 60 * 60_000;
@@ -38,10 +42,19 @@ export interface ErrorEntry {
 
 type Parts = { bundles?: Value; adapters?: Value; discovery?: Value };
 
-function decisionsSoFar(h: DurationHistogram): number {
+/** A worker that does not answer within this is left out of the sample. */
+const OTHERS_MS = 2_000;
+
+/** What one process counted since it started: decisions, and requests per latency bucket. */
+interface Reading {
+  decisions: number;
+  buckets: number[];
+}
+
+function decisionsSoFar(values: readonly HistogramValue[]): number {
   let n = 0;
-  for (const v of h.get().values) {
-    if (!v.metricName.endsWith('_count')) continue;
+  for (const v of values) {
+    if (!v.metricName?.endsWith('_count')) continue;
     // the histogram's method label is lower case, as OPA's
     const m = String(v.labels['method'] ?? '').toLowerCase();
     if (DECISION_HANDLERS.has(String(v.labels['handler'] ?? '')) && (m === 'get' || m === 'post')) n += v.value;
@@ -50,6 +63,13 @@ function decisionsSoFar(h: DurationHistogram): number {
 }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The request histogram's values in a registry's getMetricsAsJSON(), none when it has no such metric. */
+function durationValues(metrics: unknown): HistogramValue[] {
+  if (!Array.isArray(metrics)) return [];
+  const m: unknown = metrics.find((x) => isObj(x) && x['name'] === HTTP_DURATION);
+  return isObj(m) && Array.isArray(m['values']) ? (m['values'] as HistogramValue[]) : [];
+}
 
 /** The error a status shows (OPA's code and message, or its first error), or undefined when it is fine. */
 function errorOf(s: unknown): { code: string; message: string } | undefined {
@@ -62,22 +82,26 @@ function errorOf(s: unknown): { code: string; message: string } | undefined {
 export class StatusHistory {
   readonly samples: Sample[] = [];
   readonly errors: ErrorEntry[] = [];
-  private prev: { t: number; decisions: number; buckets: number[] };
+  /** The previous sample's time and each process's reading then ('' is this process). */
+  private prev: { t: number; by: Map<string, Reading> };
   private readonly current = new Map<string, string>();
   private timer: NodeJS.Timeout | undefined;
+  private sampling = false;
 
   constructor(
     private readonly durations: DurationHistogram,
     private readonly parts: () => Parts,
     private readonly intervalMs = SAMPLE_MS,
     private readonly keepMs = KEEP_MS,
+    private readonly others?: OtherProcesses,
   ) {
-    this.prev = { t: Date.now(), decisions: decisionsSoFar(durations), buckets: bucketCounts(durations) };
+    // the other processes start with the server: their first reading counts from zero
+    this.prev = { t: Date.now(), by: new Map([['', this.readingOf(durations.get().values)]]) };
   }
 
   /** Samples every interval from now on (the timer never keeps the process alive). */
   start(): this {
-    this.timer ??= setInterval(() => this.sample(), this.intervalMs);
+    this.timer ??= setInterval(() => void this.sample(), this.intervalMs);
     this.timer.unref();
     this.errorsNow();
     return this;
@@ -88,16 +112,50 @@ export class StatusHistory {
     this.timer = undefined;
   }
 
-  sample(now = Date.now()): void {
-    const decisions = decisionsSoFar(this.durations);
-    const buckets = bucketCounts(this.durations);
-    const seconds = Math.max((now - this.prev.t) / 1000, 1e-3);
-    const delta = buckets.map((n, i) => Math.max(0, n - (this.prev.buckets[i] ?? 0)));
-    const mem = process.memoryUsage();
-    this.samples.push({ t: now, decisions_per_s: Math.max(0, decisions - this.prev.decisions) / seconds, latency: quantiles(this.durations.upperBounds, delta), rss: mem.rss, heap_used: mem.heapUsed });
-    while (this.samples.length && this.samples[0]!.t < now - this.keepMs) this.samples.shift();
-    this.prev = { t: now, decisions, buckets };
-    this.errorsNow(now);
+  private readingOf(values: readonly HistogramValue[]): Reading {
+    return { decisions: decisionsSoFar(values), buckets: bucketCountsOf(values, this.durations.upperBounds.length + 1) };
+  }
+
+  /** Every process's counts now: this one's, and the other processes' that answer in time. */
+  async readAll(): Promise<Map<string, Reading>> {
+    const by = new Map([['', this.readingOf(this.durations.get().values)]]);
+    if (!this.others) return by;
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<[]>((r) => (timer = setTimeout(() => r([]), OTHERS_MS)));
+    const others = await Promise.race([this.others().catch(() => []), late]);
+    clearTimeout(timer);
+    for (const o of others) by.set(`worker ${o.id}`, this.readingOf(durationValues(o.metrics)));
+    return by;
+  }
+
+  /** Percentiles over every request since start, every process's. */
+  async latencyNow(): Promise<Latency> {
+    const total = new Array<number>(this.durations.upperBounds.length + 1).fill(0);
+    for (const r of (await this.readAll()).values()) r.buckets.forEach((n, i) => (total[i]! += n));
+    return quantiles(this.durations.upperBounds, total);
+  }
+
+  async sample(now = Date.now()): Promise<void> {
+    if (this.sampling) return; // a worker still answering the last one
+    this.sampling = true;
+    try {
+      const by = await this.readAll();
+      const seconds = Math.max((now - this.prev.t) / 1000, 1e-3);
+      let decisions = 0;
+      const delta = new Array<number>(this.durations.upperBounds.length + 1).fill(0);
+      for (const [key, r] of by) {
+        const p = this.prev.by.get(key);
+        decisions += Math.max(0, r.decisions - (p?.decisions ?? 0));
+        r.buckets.forEach((n, i) => (delta[i]! += Math.max(0, n - (p?.buckets[i] ?? 0))));
+      }
+      const mem = process.memoryUsage();
+      this.samples.push({ t: now, decisions_per_s: decisions / seconds, latency: quantiles(this.durations.upperBounds, delta), rss: mem.rss, heap_used: mem.heapUsed });
+      while (this.samples.length && this.samples[0]!.t < now - this.keepMs) this.samples.shift();
+      this.prev = { t: now, by };
+      this.errorsNow(now);
+    } finally {
+      this.sampling = false;
+    }
   }
 
   /** Records the errors showing now that were not showing (or showed another error) at the last look. */

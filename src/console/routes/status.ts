@@ -131,10 +131,10 @@ export const statusRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/a
 
 export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions, durations: DurationHistogram): void {
   const rates = c.decisions ? new DecisionRates(c.decisions) : undefined;
-  const history = new StatusHistory(durations, () => bundleParts(ctx), c.statusSampleMs).start();
+  const history = new StatusHistory(durations, () => bundleParts(ctx), c.statusSampleMs, undefined, c.otherProcesses).start();
   app.get(
     '/ui/api/status',
-    route('ui/api/status', () => {
+    route('ui/api/status', async () => {
       const plugins: Record<string, Value> = {};
       for (const [name, s] of Object.entries(ctx.opts.pluginStatus?.() ?? {})) {
         if (s) plugins[name] = s.message !== undefined ? { state: s.state, message: s.message } : { state: s.state };
@@ -152,7 +152,7 @@ export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions
         history: { interval_ms: c.statusSampleMs ?? SAMPLE_MS, samples: history.samples as unknown as Value },
         plugins,
         decisions: { per_path: rates?.perPath() ?? {} },
-        latency: latency(durations) as unknown as Value,
+        latency: (await history.latencyNow()) as unknown as Value,
         memory: { ...process.memoryUsage() },
         uptime_s: process.uptime(),
       };

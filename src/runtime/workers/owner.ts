@@ -13,8 +13,11 @@ import type { Replicator } from './replicator.js';
 const HOP = new Set(['host', 'connection', 'content-length', 'transfer-encoding', 'keep-alive', 'upgrade', 'expect']);
 
 export function ownerAnswers(rt: PrimaryRuntime, members: () => Member[], replicator: Replicator): (req: ForwardedRequest) => Promise<ForwardedResponse> {
-  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger: rt.logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, families: rt.console ? [consoleRoutes(rt.console)] : undefined });
   let metricIds = 0;
+  // the workers answer the decisions: the console's dashboard reads their request histograms too
+  const workers = () => Promise.all(members().filter((m) => m.joined).map(async (m) => ({ id: String(m.worker.id), metrics: await m.metrics(++metricIds) })));
+  const console = rt.console ? { ...rt.console, otherProcesses: workers } : undefined;
+  const owner = createApp({ engine: rt.engine, config: rt.config.raw, logger: rt.logger, processMetrics: true, ...rt.plugins.serverOptions, registry: rt.registry, families: console ? [consoleRoutes(console)] : undefined });
   return async (req) => {
     const path = req.url.split('?')[0]!;
     if (path === '/metrics') {

@@ -4,6 +4,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { regolithVersion } from '../../../src/engine/version.js';
 import { fakeBuild, get, startUi, type UiServer } from './helpers.js';
+import { DurationHistogram } from '../../../src/server/duration-histogram.js';
+import { DEFAULT_BUCKETS } from '../../../src/server/metrics.js';
 
 let s: UiServer | undefined;
 const build = fakeBuild();
@@ -65,3 +67,51 @@ describe('GET /ui/api/status: the server', () => {
     expect(Date.parse(errors[1]!.time)).toBeGreaterThan(Date.parse(errors[0]!.time));
   });
 });
+
+describe('GET /ui/api/status: other processes (--workers)', () => {
+  it("adds up the other processes' request histograms, each against its own last reading", async () => {
+    // two workers' registries as the primary reads them; this process answers no decisions
+    const workers = new Map([
+      ['1', new DurationHistogram(DEFAULT_BUCKETS)],
+      ['2', new DurationHistogram(DEFAULT_BUCKETS)],
+    ]);
+    const decide = (id: string, n: number, seconds: number) => {
+      for (let i = 0; i < n; i++) workers.get(id)!.observe(200, 'v1/data', 'post', seconds);
+    };
+    let reads = 0;
+    const otherProcesses = async () => {
+      reads++;
+      return [...workers].map(([id, h]) => ({ id, metrics: [{ name: 'process_cpu_seconds_total', values: [] }, h.get()] }));
+    };
+    const t0 = Date.now();
+    s = await startUi({ assetsDir: build.dir, statusSampleMs: 300, otherProcesses });
+    decide('1', 30, 0.0005);
+    decide('2', 30, 0.05);
+    const sampled = async (n: number) => {
+      for (let i = 0; i < 50; i++) {
+        const samples = (await get(s!, '/ui/api/status')).json.history.samples as { t: number; decisions_per_s: number; latency: { p50: number | null; p99: number | null } }[];
+        if (samples.length >= n) return samples;
+        await sleep(100);
+      }
+      throw new Error(`fewer than ${n} samples`);
+    };
+    const first = (await sampled(1))[0]!;
+    // 60 decisions in the first interval (which began after t0): both workers counted, their latencies mixed
+    expect(first.decisions_per_s * ((first.t - t0) / 1000)).toBeGreaterThanOrEqual(59.99);
+    expect(first.latency.p50).not.toBeNull();
+    expect(first.latency.p99!).toBeGreaterThan(0.01);
+    // the status's latency since start covers them too
+    expect((await get(s, '/ui/api/status')).json.latency.p99).toBeGreaterThan(0.01);
+    // worker 2 is replaced by worker 3, which counts from zero: only its own requests are new
+    const n = (await sampled(1)).length;
+    workers.delete('2');
+    workers.set('3', new DurationHistogram(DEFAULT_BUCKETS));
+    decide('3', 5, 0.0005);
+    const later = await sampled(n + 2);
+    let total = 0;
+    for (let i = n; i < later.length; i++) total += (later[i]!.decisions_per_s * (later[i]!.t - later[i - 1]!.t)) / 1000;
+    expect(Math.round(total)).toBe(5);
+    expect(reads).toBeGreaterThan(1);
+  });
+});
+
