@@ -25,6 +25,8 @@ export interface ConsoleOptions {
    * request histograms up. Read when the dashboard samples or is asked, never per decision.
    */
   otherProcesses?: OtherProcesses;
+  /** The Rego version the server parses its policies with (--v0-compatible: v0; default v1): the replay opens the playground in it. */
+  regoVersion?: 'v0' | 'v1';
   /** Milliseconds between the status history's samples (default 10 s; tests go faster). */
   statusSampleMs?: number;
 }

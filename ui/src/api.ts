@@ -102,6 +102,8 @@ export interface ReplayResponse {
   modules: Record<string, string>;
   data: unknown;
   bundles: Record<string, { revision?: string }>;
+  /** The Rego version the server parses its policies with. */
+  rego_version?: 'v0' | 'v1';
 }
 
 export interface StatusResponse {

@@ -25,7 +25,7 @@ export function registerUiApi(app: App, ctx: ServerContext, c: ConsoleOptions, d
   registerUiEval(app, ctx, c.evaluate);
   registerUiDecisions(app, c);
   registerUiStatus(app, ctx, c, durations);
-  registerUiReplay(app, ctx);
+  registerUiReplay(app, ctx, c);
   registerUiSession(app, ctx);
   app.post(
     '/ui/api/impact',

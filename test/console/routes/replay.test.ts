@@ -30,5 +30,15 @@ describe('GET /ui/api/replay', () => {
     expect(r.json.data).toEqual({ payments: { users: ['dave'] } });
     expect(r.json.bundles).toEqual({ payments: { revision: 'r7' } });
     expect(r.text).not.toContain('/srv/secret');
+    expect(r.json.rego_version).toBe('v1');
+  });
+
+  it('names the Rego version of a --v0-compatible server', async () => {
+    const v0 = await startUi({ assetsDir: build.dir, regoVersion: 'v0' });
+    try {
+      expect((await get(v0, '/ui/api/replay')).json.rego_version).toBe('v0');
+    } finally {
+      await v0.close();
+    }
   });
 });

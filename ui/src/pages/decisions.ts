@@ -90,6 +90,8 @@ async function replayState(ev: DecisionEvent): Promise<PlaygroundState> {
   try {
     const server = await api.replay();
     if (Object.keys(server.modules).length) state.modules = server.modules;
+    // a --v0-compatible server's policies are Rego v0: the playground reads them as such
+    if (server.rego_version === 'v0') state.regoVersion = 'v0';
     state.data = JSON.stringify(server.data, null, 2);
     for (const [name, b] of Object.entries(ev.bundles ?? {})) {
       const now = server.bundles[name];
