@@ -12,5 +12,5 @@ const r = spawnSync(process.execPath, [join(root, 'node_modules', 'vitest', 'vit
   stdio: 'inherit',
   env: { ...process.env, UI_SCREENSHOTS: '1' },
 });
-if (r.status === 0) console.log('saved docs/images/ui-playground.png, ui-decisions.png, ui-impact.png, ui-status.png');
+if (r.status === 0) console.log('saved docs/images/ui-playground.png, ui-decisions.png, ui-impact.png, ui-status.png, ui-sign-in.png');
 process.exit(r.status ?? 1);

@@ -3,12 +3,14 @@
 // reach /ui/api. The console asks for the token, keeps it for the tab, sends it with every
 // request (the live stream included) and never in a URL; a wrong token is refused in words.
 
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RegolithEngine } from '../../src/engine/store-engine.js';
 import { startServer, type RunningServer } from '../../src/server/index.js';
 import { consoleRoutes, type ConsoleOptions } from '../../src/console/index.js';
-import { buildUi, haveChromium, HTTP_401, launch, onPage, ready, type Browser } from './browser.js';
+import { buildUi, haveChromium, HTTP_401, launch, onPage, ready, ROOT, type Browser } from './browser.js';
 
 const TOKEN = 's3cret-operator-token';
 
@@ -94,6 +96,11 @@ describe.skipIf(!haveChromium)('sign-in to a locked console', () => {
       expect(await page.locator('form.signin .signin-error').innerText()).toContain('refused');
       expect(await page.locator('form.signin .signin-error').innerText()).toContain('request rejected by administrative policy');
       expect(await tokenInTab(page)).toBeNull();
+      // the README's screenshot (scripts/ui-screenshots.mjs): the form with the refusal in words
+      if (process.env['UI_SCREENSHOTS'] === '1') {
+        mkdirSync(join(ROOT, 'docs', 'images'), { recursive: true });
+        await page.screenshot({ path: join(ROOT, 'docs', 'images', 'ui-sign-in.png') });
+      }
 
       // the right one: the page asked for opens, and the stream carries decisions
       await page.fill('form.signin input.token', TOKEN);
