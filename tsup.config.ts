@@ -39,13 +39,15 @@ function esbuildOptions(options: { chunkNames?: string; minifyWhitespace?: boole
 // native addon) and pino (which starts transports from its own files) stay external, and
 // libraries that only some built-ins use (graphql, ajv) are required on first call. The gRPC
 // packages (@grpc/*) are optional peer dependencies, loaded only by the Envoy plugin
-// (src/integrations/envoy), so the package does not grow for those who do not use it.
+// (src/integrations/envoy), so the package does not grow for those who do not use it; the
+// OpenTelemetry packages (@opentelemetry/*) likewise, loaded only when distributed_tracing is
+// configured (src/runtime/tracing).
 const shared = {
   target: 'node20',
   platform: 'node',
   sourcemap: true,
-  external: ['re2', 'pino', /^@grpc\//],
-  noExternal: [/^(?!re2$|pino$|@grpc\/)[^.]/],
+  external: ['re2', 'pino', /^@grpc\//, /^@opentelemetry\//],
+  noExternal: [/^(?!re2$|pino$|@grpc\/|@opentelemetry\/)[^.]/],
   esbuildPlugins: [chevrotainWithoutSideEffects],
   define,
   esbuildOptions,

@@ -15,6 +15,7 @@ import { toEngineError } from './errors.js';
 import { planQuery, PlanCache } from './queries.js';
 import { refText } from '../lang/index.js';
 import { runPlan } from './run.js';
+import { spans } from '../eval/spans.js';
 import { partialPlan, type PartialQueries } from './partial.js';
 import { filterRuleMeta } from './filter-rule.js';
 import { CustomBuiltins, type CustomBuiltin } from './custom-builtins.js';
@@ -304,14 +305,17 @@ export class RegolithEngine implements Engine {
 
   evaluate(ref: Value[], opts: EvalOptions): EvalResult | Promise<EvalResult> {
     const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
-    const out = this.run(this.refPlan(ref, metrics), opts, metrics);
+    const plan = this.refPlan(ref, metrics);
+    const sp = spans(); // distributed tracing: evaluation as a child of the request's span
+    const out = sp ? sp.inSpan('evaluation', { 'rego.query': refText(ref) }, () => this.run(plan, opts, metrics)) : this.run(plan, opts, metrics);
     return out instanceof Promise ? out.then((o) => evalResult(o, metrics)) : evalResult(out, metrics);
   }
 
   async query(query: string, opts: EvalOptions): Promise<EngineQueryResult> {
     const metrics = opts.metrics || opts.instrument ? ({} as Record<string, number>) : undefined;
     const plan = this.plan('q:' + query, query, metrics);
-    const { results, explanation } = await this.run(plan, opts, metrics);
+    const sp = spans();
+    const { results, explanation } = await (sp ? sp.inSpan('evaluation', { 'rego.query': query }, () => this.run(plan, opts, metrics)) : this.run(plan, opts, metrics));
     const result = results.map((r) => {
       const o: Record<string, Value> = {};
       for (const [k, v] of r.bindings) o[k] = v;

@@ -5,7 +5,8 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import type { CreatedApp } from './app.js';
-import { RequestObserver } from './observe.js';
+import { handlerOf, RequestObserver } from './observe.js';
+import { requestSpans } from './request-spans.js';
 import { fastDecision } from './fast-decision.js';
 import { createGate } from './access/gate.js';
 import { forwardRequest } from './cluster.js';
@@ -79,12 +80,15 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
           );
         }
       : serve;
-    if (!cluster) return entry;
+    // distributed tracing (src/server/request-spans.ts): a span around each request when installed
+    const traced = requestSpans();
+    const outer = traced ? traced(entry, handlerOf) : entry;
+    if (!cluster) return outer;
     // while the workers switch to a new state together, new requests wait (see src/cli/workers)
     return (inc, res) => {
       const held = cluster.hold();
-      if (held) void held.then(() => entry(inc, res));
-      else entry(inc, res);
+      if (held) void held.then(() => outer(inc, res));
+      else outer(inc, res);
     };
   };
   return { fetch, wrap };

@@ -24,6 +24,11 @@ export function setHandler(incoming: IncomingMessage | undefined, label: string)
   if (incoming) (incoming as Tagged)[HANDLER] = label;
 }
 
+/** The request's route label (as the Prometheus `handler`), once its response is decided. */
+export function handlerOf(incoming: IncomingMessage): string | undefined {
+  return (incoming as Tagged)[HANDLER];
+}
+
 /** The decision id of this request's decision, for its "Sent response." line. */
 export function setDecisionId(incoming: IncomingMessage | undefined, id: string | undefined): void {
   if (incoming && id !== undefined) (incoming as Tagged)[DECISION] = id;
@@ -56,8 +61,10 @@ export class RequestObserver {
    */
   end(inc: IncomingMessage, start: number, status: number, handler?: string): void {
     const ms = performance.now() - start;
-    this.durations.observe(status, handler ?? (inc as Tagged)[HANDLER] ?? 'catchall', lower(inc.method ?? ''), ms / 1000);
     const t = inc as Tagged;
+    // kept on the request for its trace span's name (handlerOf)
+    const label = (t[HANDLER] = handler ?? t[HANDLER] ?? 'catchall');
+    this.durations.observe(status, label, lower(inc.method ?? ''), ms / 1000);
     const id = t[REQ_ID];
     if (id !== undefined && this.logger) {
       const line: Record<string, unknown> = { client_addr: remoteAddr({ incoming: inc }), req_id: id, req_method: inc.method, req_path: pathOf(inc), resp_status: status, resp_duration: ms };

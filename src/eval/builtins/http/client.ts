@@ -7,6 +7,7 @@ import https from 'node:https';
 import tls from 'node:tls';
 import yaml from 'js-yaml';
 import type { Value } from '../../../value/index.js';
+import { spans } from '../../spans.js';
 
 export interface SendOptions {
   method: string;
@@ -98,11 +99,15 @@ function once(opts: SendOptions, url: string, redirects: number): Promise<SendRe
       if (opts.serverName) reqOpts.servername = opts.serverName;
     }
     if (opts.body !== undefined) (reqOpts.headers as Record<string, string>)['content-length'] ??= String(Buffer.byteLength(opts.body));
+    // distributed tracing: a client span per round trip, its traceparent sent along
+    const span = spans()?.client(reqOpts.method!, u);
+    if (span) Object.assign(reqOpts.headers as Record<string, string>, span.headers);
     let settled = false;
     const done = (r: SendResult) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
+      span?.end(r.response?.status_code as number | undefined, r.error?.message);
       resolve(r);
     };
     const req = (isHttps ? https : http).request(u, reqOpts, (res) => {

@@ -1,0 +1,26 @@
+// The seam for distributed tracing (src/runtime/tracing installs it when distributed_tracing
+// is configured). The evaluator and http.send call through it; with nothing installed each
+// call site costs one undefined check, and nothing of OpenTelemetry is loaded.
+
+/** An outgoing HTTP request's client span: headers to send (traceparent), and its end. */
+export interface ClientSpan {
+  headers: Record<string, string>;
+  end(status: number | undefined, error?: string): void;
+}
+
+export interface Spans {
+  /** Runs fn inside an internal span that ends when fn returns (or its promise settles). */
+  inSpan<T>(name: string, attributes: Record<string, string>, fn: () => T): T;
+  /** Starts a client span for one HTTP round trip, a child of the active span. */
+  client(method: string, url: URL): ClientSpan;
+}
+
+let installed: Spans | undefined;
+
+/** The installed spans, or undefined when tracing is off. */
+export const spans = (): Spans | undefined => installed;
+
+/** Installs (or, with undefined, removes) the spans implementation for the process. */
+export function setSpans(s: Spans | undefined): void {
+  installed = s;
+}

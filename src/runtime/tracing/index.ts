@@ -1,0 +1,24 @@
+// Starting distributed tracing for `regolith run`. OpenTelemetry is an optional peer
+// dependency: otel.ts is imported only when distributed_tracing has a type, and a missing
+// package stops start-up naming the npm install to run.
+
+import type { TracingConfig } from '../../plugins/tracing/config.js';
+import type { Tracing } from './otel.js';
+
+const PACKAGES = '@opentelemetry/api@1 @opentelemetry/core@3 @opentelemetry/resources@3 @opentelemetry/sdk-trace@3';
+
+export type { Tracing };
+
+export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
+  const exporter = cfg.type === 'grpc' ? '@opentelemetry/exporter-trace-otlp-grpc@0.301 @grpc/grpc-js@1' : '@opentelemetry/exporter-trace-otlp-http@0.301';
+  try {
+    const mod = await import('./otel.js');
+    return await mod.startTracing(cfg);
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {
+      throw new Error(`distributed_tracing needs the OpenTelemetry packages, which are not installed: npm install ${PACKAGES} ${exporter} (beside regolith)`);
+    }
+    throw e;
+  }
+}

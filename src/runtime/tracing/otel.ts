@@ -1,0 +1,191 @@
+// Everything of OpenTelemetry lives here, loaded only when distributed_tracing has a type
+// (index.ts imports this module lazily). It builds OPA's pipeline — an OTLP exporter (gRPC
+// or HTTP), a batch span processor, a parent-based ratio sampler, the resource attributes —
+// and installs the two seams: a server span per HTTP request (its incoming W3C traceparent
+// followed) and, through the engine, the evaluation span and http.send's client spans.
+//
+// No OpenTelemetry global is set: the active context is kept in this module's own
+// AsyncLocalStorage and passed explicitly, so an embedding application's OTel setup is left
+// alone.
+
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
+import type { TracingConfig } from '../../plugins/tracing/config.js';
+import { setSpans, type Spans } from '../../engine/spans.js';
+import { setRequestSpans, type RequestSpans } from '../../server/request-spans.js';
+
+export interface Tracing {
+  /** Flushes the spans not yet exported and removes the seams. */
+  shutdown(): Promise<void>;
+}
+
+const getter: TextMapGetter<IncomingMessage['headers']> = {
+  keys: (h) => Object.keys(h),
+  get: (h, k) => h[k],
+};
+const setter: TextMapSetter<Record<string, string>> = { set: (h, k, v) => void (h[k] = v) };
+
+export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
+  const exporter = await makeExporter(cfg);
+  const r = cfg.resource;
+  const attrs: Record<string, string> = { 'service.name': cfg.service_name };
+  if (r.service_version) attrs['service.version'] = r.service_version;
+  if (r.service_instance_id) attrs['service.instance.id'] = r.service_instance_id;
+  if (r.service_namespace) attrs['service.namespace'] = r.service_namespace;
+  if (r.deployment_environment) attrs['deployment.environment'] = r.deployment_environment;
+  const b = cfg.batch_span_processor_options;
+  const provider = new TracerProvider({
+    resource: resourceFromAttributes(attrs),
+    sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(cfg.sample_percentage / 100) }),
+    spanProcessors: [
+      // OPA's `blocking` has no counterpart here: a full queue drops spans
+      new BatchSpanProcessor({
+        exporter,
+        scheduledDelayMillis: b.batch_timeout_ms,
+        exportTimeoutMillis: b.export_timeout_ms,
+        maxExportBatchSize: b.max_export_batch_size,
+        maxQueueSize: b.max_queue_size,
+      }),
+    ],
+  });
+  const tracer = provider.getTracer('regolith');
+  const propagator = new W3CTraceContextPropagator();
+  const als = new AsyncLocalStorage<Context>();
+  const active = (): Context => als.getStore() ?? ROOT_CONTEXT;
+
+  const requests: RequestSpans = (listener, label) => (inc: IncomingMessage, res: ServerResponse) => {
+    const parent = propagator.extract(ROOT_CONTEXT, inc.headers, getter);
+    const method = inc.method ?? 'GET';
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: serverAttributes(inc) }, parent);
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      const route = label(inc);
+      // OPA names server spans "{method} {operation}" (v1/features/tracing)
+      if (route) span.updateName(`${method} ${route}`);
+      span.setAttribute('http.response.status_code', res.statusCode);
+      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+    };
+    res.once('finish', end);
+    res.once('close', end);
+    const ctx = trace.setSpan(parent, span);
+    // the body's 'data'/'end' events fire from the socket, outside this request's context:
+    // emit them inside it so that what reads the body (and evaluates) sees the span
+    const emit = inc.emit;
+    inc.emit = function (this: IncomingMessage, ...args: Parameters<typeof emit>) {
+      return als.run(ctx, () => emit.apply(this, args));
+    } as typeof emit;
+    als.run(ctx, () => listener(inc, res));
+  };
+
+  const spans: Spans = {
+    inSpan(name, attributes, fn) {
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, active());
+      let out: ReturnType<typeof fn>;
+      try {
+        out = als.run(trace.setSpan(active(), span), fn);
+      } catch (e) {
+        failed(span, e);
+        throw e;
+      }
+      if (out instanceof Promise) {
+        return out.then(
+          (v: unknown) => (span.end(), v),
+          (e: unknown) => {
+            failed(span, e);
+            throw e;
+          },
+        ) as typeof out;
+      }
+      span.end();
+      return out;
+    },
+    client(method, url) {
+      const span = tracer.startSpan(`${method} ${url.pathname}`, { kind: SpanKind.CLIENT, attributes: clientAttributes(method, url) }, active());
+      const headers: Record<string, string> = {};
+      propagator.inject(trace.setSpan(active(), span), headers, setter);
+      return {
+        headers,
+        end(status, error) {
+          if (status !== undefined) span.setAttribute('http.response.status_code', status);
+          if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+          else if (status !== undefined && status >= 400) span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+        },
+      };
+    },
+  };
+
+  setRequestSpans(requests);
+  setSpans(spans);
+  return {
+    async shutdown() {
+      setRequestSpans(undefined);
+      setSpans(undefined);
+      await provider.shutdown();
+    },
+  };
+}
+
+function failed(span: Span, e: unknown): void {
+  span.setStatus({ code: SpanStatusCode.ERROR, message: e instanceof Error ? e.message : String(e) });
+  span.end();
+}
+
+/** OpenTelemetry's HTTP server attributes, as otelhttp records them for OPA. */
+function serverAttributes(inc: IncomingMessage): Record<string, string | number> {
+  const url = inc.url ?? '/';
+  const q = url.indexOf('?');
+  const a: Record<string, string | number> = {
+    'http.request.method': inc.method ?? 'GET',
+    'url.scheme': 'encrypted' in inc.socket ? 'https' : 'http',
+    'url.path': q < 0 ? url : url.slice(0, q),
+    'network.protocol.version': inc.httpVersion,
+  };
+  const host = inc.headers.host;
+  if (host) {
+    const i = host.lastIndexOf(':');
+    a['server.address'] = i > 0 && !host.endsWith(']') ? host.slice(0, i) : host;
+    if (i > 0 && !host.endsWith(']')) a['server.port'] = Number(host.slice(i + 1));
+  }
+  if (inc.socket.remoteAddress) a['network.peer.address'] = inc.socket.remoteAddress;
+  if (inc.socket.remotePort !== undefined) a['network.peer.port'] = inc.socket.remotePort;
+  const ua = inc.headers['user-agent'];
+  if (ua) a['user_agent.original'] = ua;
+  return a;
+}
+
+function clientAttributes(method: string, url: URL): Record<string, string | number> {
+  const port = url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  const full = new URL(url);
+  full.username = '';
+  full.password = '';
+  return { 'http.request.method': method, 'url.full': full.toString(), 'server.address': url.hostname, 'server.port': port };
+}
+
+async function makeExporter(cfg: TracingConfig): Promise<SpanExporter> {
+  const secure = cfg.encryption !== 'off';
+  const ca = cfg.tls_ca_cert_file ? readFileSync(cfg.tls_ca_cert_file) : undefined;
+  const cert = cfg.tls_cert_file ? readFileSync(cfg.tls_cert_file) : undefined;
+  const key = cfg.tls_private_key_file ? readFileSync(cfg.tls_private_key_file) : undefined;
+  const mtls = cfg.encryption === 'mtls';
+  if (cfg.type === 'http') {
+    const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+    return new OTLPTraceExporter({
+      url: `${secure ? 'https' : 'http'}://${cfg.address}/v1/traces`,
+      httpAgentOptions: secure ? { ca, cert: mtls ? cert : undefined, key: mtls ? key : undefined, rejectUnauthorized: !cfg.allow_insecure_tls } : {},
+    });
+  }
+  const [{ OTLPTraceExporter }, grpc] = await Promise.all([import('@opentelemetry/exporter-trace-otlp-grpc'), import('@grpc/grpc-js')]);
+  const credentials = secure
+    ? grpc.credentials.createSsl(ca ?? null, mtls ? (key ?? null) : null, mtls ? (cert ?? null) : null, { rejectUnauthorized: !cfg.allow_insecure_tls })
+    : grpc.credentials.createInsecure();
+  return new OTLPTraceExporter({ url: `${secure ? 'https' : 'http'}://${cfg.address}`, credentials });
+}
