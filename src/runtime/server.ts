@@ -23,6 +23,7 @@ import { loadPaths, type Loaded } from './load-paths.js';
 import { buildPolicySet, CommandErrors, prettyErrorText, toErrorDetails } from './policy-set.js';
 import { createRunLogger } from './logger.js';
 import { startPlugins, type RunningPlugins } from './plugins.js';
+import { startTracing, type Tracing } from './tracing/index.js';
 import { installOwned, NOTHING_OWNED } from './install.js';
 import { consoleRoutes } from '../console/index.js';
 import { PlaygroundSandbox } from '../console/playground/sandbox.js';
@@ -147,6 +148,16 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     if (e instanceof BuiltinsLoadError) throw new ExitError(e.message);
     throw e;
   }
+  // distributed_tracing: before any server is created (the listener is wrapped then), in
+  // every process; OpenTelemetry is loaded only here, only when configured
+  let tracing: Tracing | undefined;
+  if (config.distributed_tracing) {
+    try {
+      tracing = await startTracing(config.distributed_tracing);
+    } catch (e) {
+      throw new ExitError(e instanceof Error ? e.message : String(e));
+    }
+  }
   if (cluster.isWorker && process.env['REGOLITH_WORKER']) {
     const { runWorker } = await import('./workers/worker.js');
     const entry = process.argv[1];
@@ -222,6 +233,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       sandbox?.close();
       Promise.all(servers.map((s) => s.close()))
         .then(() => plugins?.stop(o.shutdownGraceMs))
+        .then(() => tracing?.shutdown())
         .then(
           () => resolve(0),
           (e: unknown) => {
