@@ -6,6 +6,8 @@ import type { ToWorker } from './protocol.js';
 
 /** How long a worker may take to take a state or a change (compiling a large policy set included). */
 const REPLY_MS = 60_000;
+/** How long /metrics (and the console's samples) wait for a worker's registry: a busy worker is left out, never waited for. */
+export const METRICS_MS = 5_000;
 
 export class Member {
   /** It holds the state and takes every change. */
@@ -65,10 +67,18 @@ export class Member {
     done?.();
   }
 
-  metrics(id: number): Promise<unknown> {
+  /** The worker's metrics as JSON; [] (left out of the sum) when it is gone or has not answered within `waitMs`. */
+  metrics(id: number, waitMs = METRICS_MS): Promise<unknown> {
     if (!this.alive) return Promise.resolve([]);
     return new Promise((resolve) => {
-      this.metricReplies.set(id, resolve);
+      const timer = setTimeout(() => {
+        this.metricReplies.delete(id);
+        resolve([]);
+      }, waitMs);
+      this.metricReplies.set(id, (json) => {
+        clearTimeout(timer);
+        resolve(json);
+      });
       this.send({ t: 'metrics-req', id });
     });
   }
