@@ -9,6 +9,10 @@ export function runPlan(plan: QueryPlan, opts: RunOptions): RawResult[] | Promis
     return plan.run(opts);
   } catch (e) {
     if (!(e instanceof IOPending)) throw e;
+    // The synchronous try already started the I/O (an http.send request is on its way):
+    // the async run takes it over with the same clock, never sending it a second time.
+    const { pending } = (e as unknown as { suspend: { pending: Promise<unknown> } }).suspend;
+    const resume = e.resume;
+    return pending.then(() => plan.runAsync({ ...opts, ...resume }));
   }
-  return plan.runAsync(opts);
 }

@@ -46,7 +46,13 @@ const EMPTY_DOC: Value = Object.freeze({});
 
 export class QueryState {
   readonly strict: boolean;
-  readonly printSink: (msg: string) => void;
+  private readonly printSink: (msg: string) => void;
+  /**
+   * Set by a query run: printed lines are held until the run ends, because a run suspended
+   * for I/O is thrown away and run again, and its lines must not print twice.
+   */
+  holdPrints = false;
+  private held: string[] | undefined;
   readonly deadline: number;
   readonly signal: AbortSignal | undefined;
   readonly maxDepth: number;
@@ -78,6 +84,28 @@ export class QueryState {
     this.runtimeDoc = o.runtime ?? EMPTY_DOC;
     this.tracer = o.tracer;
     this.builtinErrors = o.builtinErrors;
+  }
+
+  print(m: string): void {
+    if (this.holdPrints) (this.held ??= []).push(m);
+    else this.printSink(m);
+  }
+
+  /** Prints the held lines (a run that ended, with results or an error). */
+  releasePrints(): void {
+    const held = this.held;
+    this.held = undefined;
+    if (held) for (const m of held) this.printSink(m);
+  }
+
+  /** Forgets the held lines (a run suspended for I/O, to be run again). */
+  dropPrints(): void {
+    this.held = undefined;
+  }
+
+  /** What a suspended run's next try must share: the I/O started and the clock read. */
+  resumeState(): { io: Map<string, Value | Error>; now: bigint; ndCache: Map<string, Map<string, Value>> } {
+    return { io: this.io, now: this.nowNs, ndCache: this.ndCache };
   }
 
   /** time.now_ns for the whole query: read once, on first use. */
@@ -143,7 +171,7 @@ class BuiltinCtx implements BuiltinContext {
     return this.q.nowNs;
   }
   print(m: string): void {
-    this.q.printSink(m);
+    this.q.print(m);
   }
   trace(m: string): void {
     this.q.tracer?.note(m);

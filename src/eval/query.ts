@@ -29,6 +29,8 @@ export interface RawResult {
 }
 
 export class IOPending extends Error {
+  /** The suspended run's started I/O, clock and nd cache: the next try must reuse them, never start the I/O again. */
+  resume: Pick<RunOptions, 'io' | 'now' | 'ndCache'> | undefined;
   constructor() {
     super('the policy calls a built-in that waits on I/O (http.send, ...): use the async evaluation entry point');
   }
@@ -149,6 +151,7 @@ export class QueryPlan {
     sink?: TraceSink,
   ): RawResult[] {
     const q = new QueryState(o);
+    q.holdPrints = true;
     q.root = this.policy.root;
     if (sink) sink.noteLocation = () => q.bctx.location;
     q.checkLimits();
@@ -174,14 +177,18 @@ export class QueryPlan {
       step(fr);
     } catch (e) {
       if (e instanceof Suspend) {
+        q.dropPrints();
         const err = new IOPending();
         (err as unknown as { suspend: Suspend }).suspend = e;
+        err.resume = q.resumeState();
         throw err;
       }
+      q.releasePrints();
       if (e instanceof RangeError && /call stack/i.test(e.message))
         throw new RegoEvalError('eval_internal_error', 'evaluation depth limit exceeded (stack overflow)');
       throw e;
     }
+    q.releasePrints();
     return results;
   }
 

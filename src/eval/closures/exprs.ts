@@ -439,7 +439,7 @@ function compilePrint(args: Term[], pc: PlanCtx, next: Step): Step {
       if (vals.length === 0) parts.push('<undefined>');
       else parts.push(vals.map((v) => (typeof v === 'string' ? v : toRegoString(v))).join(' '));
     }
-    fr.ev.q.printSink(parts.join(' '));
+    fr.ev.q.print(parts.join(' '));
     return next(fr);
   };
 }
