@@ -41,7 +41,8 @@ function esbuildOptions(options: { chunkNames?: string; minifyWhitespace?: boole
 // packages (@grpc/*) are optional peer dependencies, loaded only by the Envoy plugin
 // (src/integrations/envoy), so the package does not grow for those who do not use it; the
 // OpenTelemetry packages (@opentelemetry/*) likewise, loaded only when distributed_tracing is
-// configured (src/runtime/tracing).
+// configured (src/runtime/tracing) — except @opentelemetry/api, a runtime dependency: the
+// bundled prom-client requires it when /metrics starts, and tracing must share that one copy.
 const shared = {
   target: 'node20',
   platform: 'node',

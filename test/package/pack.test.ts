@@ -136,6 +136,35 @@ describe('the installed package', () => {
     expect(evaluated.stdout.trim()).toBe('true');
   });
 
+  it('starts the server and answers a decision (the bundled modules find their dependencies)', async () => {
+    writeFileSync(join(app, 'server.rego'), 'package app\n\nallow if input.user == "alice"\n');
+    const child = spawn(join(app, 'node_modules/.bin/regolith'), ['run', '--server', '--addr', '127.0.0.1:0', '--log-level', 'info', 'server.rego'], { cwd: app });
+    let output = '';
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no listening line: ${output}`)), 60_000);
+        const look = () => {
+          const m = /http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
+          if (m) {
+            clearTimeout(timer);
+            resolve(`http://127.0.0.1:${m[1]}`);
+          }
+        };
+        child.stderr.on('data', look);
+        child.stdout.on('data', look);
+        child.on('exit', (code) => reject(new Error(`exited ${code}: ${output}`)));
+      });
+      const res = await fetch(`${url}/v1/data/app/allow`, { method: 'POST', body: JSON.stringify({ input: { user: 'alice' } }) });
+      expect(await res.json()).toEqual({ result: true });
+      const metrics = await fetch(`${url}/metrics`);
+      expect(metrics.status).toBe(200);
+    } finally {
+      child.kill();
+    }
+  }, 90_000);
+
   const program = `
     const policy = 'package app\\n\\ndefault allow := false\\n\\nallow if input.user == "alice"\\n';
     const r = new Regolith();

@@ -5,7 +5,7 @@
 import type { TracingConfig } from '../../plugins/tracing/config.js';
 import type { Tracing } from './otel.js';
 
-const PACKAGES = '@opentelemetry/api@1 @opentelemetry/core@3 @opentelemetry/resources@3 @opentelemetry/sdk-trace@3';
+const PACKAGES = '@opentelemetry/core@3 @opentelemetry/resources@3 @opentelemetry/sdk-trace@3';
 
 export type { Tracing };
 

@@ -57,7 +57,8 @@ describe('regolith run with plugins.envoy_ext_authz_grpc', () => {
     // the built CLI with only its own external dependencies beside it
     cpSync(dirname(dirname(BIN)), join(dir, 'dist'), { recursive: true });
     mkdirSync(join(dir, 'node_modules'));
-    for (const dep of ['re2', 'pino']) symlinkSync(join(ROOT, 'node_modules', dep), join(dir, 'node_modules', dep));
+    mkdirSync(join(dir, 'node_modules', '@opentelemetry'));
+    for (const dep of ['re2', 'pino', '@opentelemetry/api']) symlinkSync(join(ROOT, 'node_modules', dep), join(dir, 'node_modules', dep));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'regolith', version: '0.0.0', type: 'module' }));
     writeFileSync(join(dir, 'c.yaml'), `plugins:\n  envoy_ext_authz_grpc:\n    addr: 127.0.0.1:${freePort()}\n`);
     const r = spawnSync(process.execPath, [join(dir, 'dist/cli/main.js'), 'run', '--server', '--addr', `127.0.0.1:${freePort()}`, '-c', join(dir, 'c.yaml')], { encoding: 'utf8', timeout: 30_000 });

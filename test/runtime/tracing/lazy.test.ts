@@ -1,6 +1,7 @@
 // With distributed_tracing off nothing of OpenTelemetry is loaded: one module imports it,
 // and that module is reached only by the dynamic import in src/runtime/tracing/index.ts;
-// the bundle keeps the packages external (optional peer dependencies).
+// the bundle keeps the packages external (optional peer dependencies, but for
+// @opentelemetry/api: a dependency, which the bundled prom-client requires too).
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
