@@ -84,9 +84,12 @@ describe.skipIf(!haveChromium)('status page', () => {
       // three charts over the last hour, with their axes and series
       expect(await page.locator('.card.last-hour svg.chart').count()).toBe(3);
       expect(await page.locator('.history-chart.decisions .x-axis text').allTextContents()).toEqual(['60m ago', '45m ago', '30m ago', '15m ago', 'now']);
-      await page.waitForSelector('.history-chart.decisions polyline[data-series="decisions/s"]');
-      for (const s of ['p50', 'p90', 'p99']) await page.waitForSelector(`.history-chart.latency polyline[data-series="${s}"]`);
-      await page.waitForSelector('.history-chart.memory polyline[data-series="rss"]');
+      // attached, not visible: seconds of samples on an hour's axis with equal values make a
+      // line with no width or height, which the browser counts as hidden
+      const drawn = { state: 'attached' } as const;
+      await page.waitForSelector('.history-chart.decisions polyline[data-series="decisions/s"]', drawn);
+      for (const s of ['p50', 'p90', 'p99']) await page.waitForSelector(`.history-chart.latency polyline[data-series="${s}"]`, drawn);
+      await page.waitForSelector('.history-chart.memory polyline[data-series="rss"]', drawn);
       const top = await page.locator('.history-chart.decisions .y-axis text').allTextContents();
       expect(Number(top[2])).toBeGreaterThan(0);
       expect(errors).toEqual([]);
