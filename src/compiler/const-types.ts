@@ -51,11 +51,12 @@ export function typeOf(t: Term): TypeDecl | undefined {
   }
 }
 
-function union(ts: TypeDecl[]): TypeDecl {
+/** One type for several: the distinct ones as a union, any when there are none or one is any. */
+export function union(ts: TypeDecl[]): TypeDecl {
   const seen = new Map<string, TypeDecl>();
   for (const t of ts) seen.set(typeString(t), t);
   const all = [...seen.values()];
-  if (all.length === 0 || all.some((t) => t.type === 'any' && !t.of)) return ANY;
+  if (all.length === 0 || all.some((t) => t.type === 'any' && !t.of?.length)) return ANY;
   return all.length === 1 ? all[0]! : { type: 'any', of: all };
 }
 

@@ -10,7 +10,7 @@ import type { Body, Expr, Location, RegoErrorDetail, Term } from '../lang/ast.js
 import { ARGS_ONLY, forEachChildTerm, isClosure } from '../lang/visit.js';
 import { declarationIn } from './builtins/index.js';
 import type { TypeDecl } from './builtins/types.js';
-import { typeString } from './const-types.js';
+import { typeString, union } from './const-types.js';
 import { compileError, typeError, withLines } from './errors.js';
 import { checkLeaf } from './schema-refs.js';
 import type { TypeEnv } from './schema-env.js';
@@ -254,10 +254,3 @@ function select(t: TypeDecl, key: Term): TypeDecl | undefined {
   return undefined;
 }
 
-function union(types: TypeDecl[]): TypeDecl {
-  const seen = new Map<string, TypeDecl>();
-  for (const t of types) seen.set(JSON.stringify(t), t);
-  const all = [...seen.values()];
-  if (!all.length || all.some((t) => t.type === 'any' && !t.of?.length)) return ANY;
-  return all.length === 1 ? all[0]! : { type: 'any', of: all };
-}

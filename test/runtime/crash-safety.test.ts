@@ -22,22 +22,11 @@ import { readBundleFromBytes } from '../../src/bundle/index.js';
 import { ensureBuilt } from '../cli/helpers.js';
 import { archive, httpServer, type Recorded, type TestHTTPServer } from '../loopback.js';
 import { startRun, type RunProcess } from './run-process.js';
+import { seededRandom } from '../seeded-random.js';
 
 const SEED = Number(process.env['REGOLITH_CRASH_SEED'] ?? 28);
 const KILLS = Number(process.env['REGOLITH_CRASH_KILLS'] ?? 10);
 const PACKAGES = Array.from({ length: 1500 }, (_, i) => `NPM/pkg-${i}@1.0.${i % 7}`);
-
-/** A small seeded generator (mulberry32): the same kill points on every run of a seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sha = (s: string): string => createHash('sha256').update(s).digest('hex');
 
@@ -169,7 +158,7 @@ function nextWrite(dirs: string[]): { seen: Promise<string>; close(): void } {
 
 describe('regolith run --server killed with SIGKILL while persisting', () => {
   it(`serves the last complete state after every kill (seed ${SEED}, ${KILLS} kills)`, async () => {
-    const random = prng(SEED);
+    const random = seededRandom(SEED);
     fs.mkdirSync(bundleDir(), { recursive: true });
     fs.mkdirSync(adapterDir(), { recursive: true });
     let disk: OnDisk = {};

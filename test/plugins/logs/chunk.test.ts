@@ -9,6 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { gunzipSync } from 'node:zlib';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { seededRandom } from '../../seeded-random.js';
 
 const zlibWork = vi.hoisted(() => ({ calls: 0, bytes: 0, budget: Infinity, syncCalls: 0 }));
 vi.mock('node:zlib', async (importOriginal) => {
@@ -57,22 +58,12 @@ afterEach(() => {
   zlibWork.budget = Infinity;
 });
 
-/** A small deterministic PRNG (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ROLES = ['admin', 'viewer', 'editor', 'billing', 'support'];
 const PATHS = ['/v1/orders', '/v1/users', '/v1/invoices', '/v1/reports', '/healthz'];
 
 /** Decision events shaped as the plugin encodes them (~350 bytes, compressing ~5-10x in bulk). */
 function decisionEvents(n: number, seed = 1): string[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: T[]): T => xs[Math.floor(r() * xs.length)]!;
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -94,7 +85,7 @@ function decisionEvents(n: number, seed = 1): string[] {
 
 /** Events whose content is random hex (gzip gains ~2x at best). */
 function noisyEvents(n: number, bytes: number, seed = 2): string[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     let hex = '';
@@ -204,7 +195,7 @@ describe('chunk encoder', () => {
     for (const limit of [100, 300, 1000, 70000, 200000]) {
       const size = safeRawSize(limit);
       // incompressible JSON: a string of random base64 characters
-      const r = rng(limit);
+      const r = seededRandom(limit);
       let s = '';
       const abc = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
       while (s.length < size - 4) s += abc[Math.floor(r() * 64)];

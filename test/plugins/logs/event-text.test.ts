@@ -13,16 +13,7 @@ import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
-
-/** A small seeded generator (mulberry32). */
-function rng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seededRandom } from '../../seeded-random.js';
 
 const STRINGS = ['', 'a', 'Zed', 'b"q', 'back\\slash', 'tab\there', 'nl\n', '\u0001ctl', 'é', '日本', '😀', 'lone \ud800 hi', '\udc00', '</script>', 'a'.repeat(300), 'x"'.repeat(200)];
 const NUMBERS = [0, -0, 1, -17, 3.5, 1e21, 1e-7, 2 ** 53, 123456789.125];
@@ -47,7 +38,7 @@ function randomValue(r: () => number, depth: number): Value {
 
 describe('decision-log event text', () => {
   it('jsonText writes what toJSONText writes, over random values', () => {
-    const r = rng(28);
+    const r = seededRandom(28);
     for (let i = 0; i < 3000; i++) {
       const v = randomValue(r, 4);
       expect(jsonText(v)).toBe(toJSONText(v));
@@ -57,7 +48,7 @@ describe('decision-log event text', () => {
   });
 
   it('encodeDecision and EventWriter write encodeEvent(buildEvent(...)) for every shape of decision', () => {
-    const r = rng(5);
+    const r = seededRandom(5);
     const text = new EventText();
     const writer = new EventWriter();
     const revisionSets: Record<string, string>[] = [{}, { only: 'r1' }, { zeta: 'r2', alpha: 'r"3', mid: '' }];
