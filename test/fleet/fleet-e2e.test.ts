@@ -27,7 +27,7 @@ describe.skipIf(!!MISSING)('a fleet of replicas behind nginx, fed by one registr
 
   afterAll(async () => {
     await fleet?.stop();
-  });
+  }, 120_000);
 
   it('rolls revision 2 out to every replica with no failed request, and logs every decision exactly once', async () => {
     const f = fleet!;

@@ -33,7 +33,7 @@ describe.skipIf(!!MISSING)('a fleet through a replica crash and a registry outag
 
   afterAll(async () => {
     await fleet?.stop();
-  });
+  }, 120_000);
 
   it('converges, fails requests only at the killed replica, and logs no decision twice', async () => {
     const f = fleet!;

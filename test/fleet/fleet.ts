@@ -119,7 +119,8 @@ export async function startFleet(opts: FleetOptions): Promise<Fleet> {
         await new Promise((r) => setTimeout(r, 200));
         if (nginx.exitCode === null) nginx.kill('SIGKILL');
       }
-      for (const r of replicas) await r.kill('SIGTERM');
+      // together: each flushes its decision logs and status before it exits
+      await Promise.all(replicas.map((r) => r.kill('SIGTERM')));
       await collector.close();
       await reg.stop();
       rmSync(dir, { recursive: true, force: true });
