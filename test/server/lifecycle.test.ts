@@ -7,14 +7,19 @@ describe('startServer / close', () => {
     const s = await start();
     let release!: () => void;
     const gate = new Promise<void>((r) => (release = r));
+    // close only once the request is being answered (a fixed wait missed it under load)
+    let entered!: () => void;
+    const answering = new Promise<void>((r) => (entered = r));
     s.engine.virtual.set('slow', async () => {
+      entered();
       await gate;
       return 'done';
     });
     const inflight = fetch(s.url + '/v1/data/slow').then(async (r) => ({ status: r.status, body: await r.json() }));
-    await new Promise((r) => setTimeout(r, 50));
+    await answering;
     const closed = s.close();
-    await new Promise((r) => setTimeout(r, 20));
+    // new connections are refused while the request in flight is still held
+    await expect(fetch(s.url + '/health')).rejects.toThrow();
     release();
     expect(await inflight).toEqual({ status: 200, body: { result: 'done' } });
     await closed;
