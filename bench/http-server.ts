@@ -14,11 +14,13 @@
 //             1 to 2 s (BENCH_LOG_DELAY, seconds: "min,max"), started by the plugin manager
 //             from a configuration as `regolith run` does
 //   regolith-nologs  the same, with no decision_logs section (the figure to compare with)
+//   node-body a bare node:http server that reads the body, JSON.parses it and answers a
+//             constant: the ceiling for any Node server answering these requests (issue 30)
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
 
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import type { IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { startServer } from '../src/server/index.js';
@@ -82,8 +84,22 @@ async function main(): Promise<void> {
     url = await new Promise<string>((resolve) => {
       serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info: AddressInfo) => resolve(`http://127.0.0.1:${info.port}`));
     });
+  } else if (mode === 'node-body') {
+    // what every Node server must do for these requests, and no more: read, parse, answer
+    const answer = '{"result":true}\n';
+    const headers = { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(answer)) };
+    const srv = createServer((inc, res) => {
+      const chunks: Buffer[] = [];
+      inc.on('data', (b: Buffer) => chunks.push(b));
+      inc.on('end', () => {
+        const doc = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { input?: unknown };
+        res.writeHead(doc.input === undefined ? 400 : 200, headers);
+        res.end(answer);
+      });
+    });
+    url = await new Promise<string>((resolve) => srv.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(srv.address() as AddressInfo).port}`)));
   } else {
-    throw new Error(`usage: http-server.ts regolith|regolith-logs|regolith-nologs|regolith-secure|hono|hono-body (got ${mode})`);
+    throw new Error(`usage: http-server.ts regolith|regolith-logs|regolith-nologs|regolith-secure|hono|hono-body|node-body (got ${mode})`);
   }
   process.send?.({ url });
 }

@@ -1,5 +1,11 @@
 // HTTP decision throughput and latency (issue #5). The real server runs in a child
 // process (bench/http-server.ts); autocannon runs here. Loopback only.
+//   0. (issue 30) Regolith against the ceiling of any Node server — a bare node:http server
+//      that reads and JSON.parses the same body and answers a constant — with wrk (C, leaves
+//      the server its core) and autocannon (what users run) as load generators, interleaved
+//      rounds (BENCH_ROUNDS, default 3), medians, server CPU per request, the load average.
+//      BENCH_BASELINE=<bundle of http-server.ts built from another tree> adds that build's
+//      server to the rounds (before/after in one run). BENCH_ONLY=ceiling runs only this part.
 //   1. ceiling: a bare Hono route returning a constant JSON body, max rate;
 //   2. Regolith: POST /v1/data/rbac/allow with the RBAC policy and data of
 //      bench/policies/rbac.rego (100 roles, 1,000 users), realistic inputs, max rate;
@@ -33,6 +39,9 @@ import { bundle } from './lib/bundle.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
 import { machine, table } from './lib/stats.js';
+import { interleaved, summarize, summaryTable } from './lib/rounds.js';
+import type { LoadRequest } from './lib/wrk.js';
+import { loadavg } from 'node:os';
 
 // `-- --workers 1,2` runs bench/workers.ts instead: `regolith run --workers N` side by side
 const WORKERS = process.argv.indexOf('--workers');
@@ -48,7 +57,7 @@ interface Server {
   child: ChildProcess;
 }
 
-type Mode = 'regolith' | 'regolith-logs' | 'regolith-nologs' | 'regolith-secure' | 'hono' | 'hono-body';
+type Mode = 'regolith' | 'regolith-logs' | 'regolith-nologs' | 'regolith-secure' | 'hono' | 'hono-body' | 'node-body';
 
 /**
  * The server side, compiled as the product is (bench/lib/bundle.ts): run through tsx, every
@@ -172,6 +181,8 @@ async function main(): Promise<void> {
   // 1. The ceilings (skipped with BENCH_ONLY=regolith).
   const only = process.env['BENCH_ONLY'];
   if (only === 'logs') return void console.log(logTable(await loggingRuns(requests, s, path, hand)));
+  if (!only || only === 'ceiling') await nodeCeilingRounds(requests, s, path, hand);
+  if (only === 'ceiling') return;
   // The same bare route at a fixed rate gives the latency floor of this machine at that load.
   const [ceiling, floor] = only ? [] : await ceilingRuns('hono', requests, FLOOR_RATE);
   const [bodyCeiling] = only ? [] : await ceilingRuns('hono-body', requests);
@@ -194,6 +205,42 @@ async function main(): Promise<void> {
   if (secure) console.log(`\nTLS + authorization: ${Math.round(secure.max.cpu - max.cpu)} µs more server CPU per decision (${(secure.max.r.requests.average / max.r.requests.average).toFixed(2)} of the plain throughput)`);
   report(ceiling, bodyCeiling, max, half);
   if (!only) console.log('\n' + logTable(await loggingRuns(requests, s, path, hand)));
+}
+
+/**
+ * Regolith against the bare node:http ceiling (and BENCH_BASELINE's server), with wrk and
+ * autocannon, in interleaved rounds; prints medians and the ratio to the ceiling per generator.
+ */
+async function nodeCeilingRounds(requests: LoadRequest[], s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<void> {
+  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
+  const baseline = process.env['BENCH_BASELINE'];
+  const servers: { name: string; srv: Server }[] = [];
+  try {
+    servers.push({ name: 'node:http ceiling', srv: await startChild('node-body') });
+    servers.push({ name: 'Regolith', srv: await startChild('regolith') });
+    if (baseline) servers.push({ name: 'Regolith (baseline)', srv: await startChild('regolith', baseline) });
+    for (const x of servers.slice(1)) await prepare(x.srv, s, path, hand);
+    console.log(`ceiling rounds: ${rounds} rounds x ${DURATION} s, wrk (1 thread) and autocannon, ${CONNECTIONS} connections; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+    const res = await interleaved(
+      servers.map((x) => ({ name: x.name, url: x.srv.url, cpu: () => cpuOf(x.srv) })),
+      requests,
+      {
+        generators: ['wrk', 'autocannon'],
+        rounds,
+        seconds: DURATION,
+        connections: CONNECTIONS,
+        onRun: (gen, c, f, round) => console.log(`  round ${round + 1} ${gen} ${c.name}: ${Math.round(f.rps)} req/s, ${f.serverCpu.toFixed(1)} µs server CPU/req, load ${f.load.toFixed(1)}`),
+      },
+    );
+    const sum = summarize(res);
+    console.log('\n' + summaryTable(sum, 'ceiling'));
+    for (const x of sum.filter((x) => x.name === 'Regolith')) {
+      console.log(`${x.gen}: Regolith / node:http ceiling ${x.ratio.toFixed(2)}  target >= ${RATIO_TARGET}: ${x.ratio >= RATIO_TARGET ? 'met' : 'MISSED'}`);
+    }
+    console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}\n`);
+  } finally {
+    for (const x of servers) await stop(x.srv);
+  }
 }
 
 /** Fixed rates of the decision-logging comparison (then max rate). */

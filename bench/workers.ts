@@ -1,19 +1,21 @@
 // `npm run bench:http -- --workers 1,2`: the decision server as users run it
 // (`regolith run --server --workers N`, the built binary; and without --workers, one
-// process, as the baseline), for each N: req/s at max rate
-// with autocannon beside it, and the server's CPU time per request — primary and workers
-// together, from /proc — so that coordination on the decision path would show as CPU.
-// Targets (issue 17): 2 workers > 1.3x the req/s of 1, CPU per request within 10% of 1.
+// process), all running at once and loaded in interleaved rounds (lib/rounds.ts) by wrk
+// and by autocannon at max rate: req/s, the server's CPU time per request — primary and
+// workers together, from /proc — so that coordination on the decision path shows as CPU,
+// and the load generator's own CPU per request (what it takes from the server's cores).
+// Targets (issue 30): 2 workers >= 1.6x the req/s of 1, CPU per request within 10% of 1.
+// BENCH_BASELINE_BIN=<another tree's dist/cli/main.js> runs that build's servers beside.
 
-import autocannon from 'autocannon';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { availableParallelism } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
-import { machine, table } from './lib/stats.js';
+import { machine } from './lib/stats.js';
+import { interleaved, paired, summarize, summaryTable } from './lib/rounds.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BIN = join(ROOT, 'dist/cli/main.js');
@@ -54,25 +56,24 @@ async function call(url: string, method: string, body: string): Promise<{ status
   return { status: r.status, json: text ? JSON.parse(text) : undefined };
 }
 
-interface Row {
-  workers: number;
-  rps: number;
-  cpu: number;
-  /** The load generator's own CPU per request (this process): what is left for the server. */
-  client: number;
-  p99: number;
+/** One `regolith run --server` (its binary, N workers), started, loaded with the RBAC policy and data, decisions checked. */
+interface Running {
+  name: string;
+  url: string;
+  child: ChildProcess;
 }
 
-async function one(n: number, seconds: number): Promise<Row> {
+async function start(bin: string, name: string, n: number): Promise<Running> {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   // 0: no --workers, the plain single process (the baseline the workers are compared with)
   const workers = n > 0 ? ['--workers', String(n)] : [];
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'run', '--server', '--addr', `127.0.0.1:${port}`, ...workers, '--log-level', 'error'], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(process.execPath, [bin, 'run', '--server', '--addr', `127.0.0.1:${port}`, ...workers, '--log-level', 'error'], { stdio: 'ignore' });
+  const r: Running = { name, url, child };
   try {
     for (let i = 0; ; i++) {
       if ((await fetch(`${url}/health`).then((r) => r.status, () => 0)) === 200) break;
-      if (i > 200 || child.exitCode !== null) fail(`regolith run --workers ${n} did not start`);
+      if (i > 200 || child.exitCode !== null) fail(`${name} did not start`);
       await new Promise((r) => setTimeout(r, 100));
     }
     const s = rbacScenario();
@@ -82,54 +83,65 @@ async function one(n: number, seconds: number): Promise<Row> {
     const hand = s.handWritten(s.data, {});
     for (const c of s.cases) {
       const r = await call(url + path, 'POST', `{"input":${c.json}}`);
-      if ((r.json as { result?: unknown }).result !== hand(c.json)) fail(`decision differs with ${n} workers: ${c.json}`);
+      if ((r.json as { result?: unknown }).result !== hand(c.json)) fail(`decision differs (${name}): ${c.json}`);
     }
-    const requests = s.cases.map((c) => ({ method: 'POST' as const, path, body: `{"input":${c.json}}` }));
-    const run = (duration: number) => autocannon({ url, connections: 10, duration, method: 'POST', headers: { 'content-type': 'application/json' }, requests });
-    await run(2); // warm-up
-    const c0 = treeCpu(child.pid!);
-    const u0 = process.cpuUsage();
-    const r = await run(seconds);
-    const u1 = process.cpuUsage(u0);
-    const c1 = treeCpu(child.pid!);
-    if (r.errors || r.non2xx || r.timeouts) fail(`${n} workers: ${r.errors} errors, ${r.non2xx} non-2xx, ${r.timeouts} timeouts`);
-    console.log(`${n ? `${n} worker(s)` : 'single process'}: ${Math.round(r.requests.average)} req/s, ${Math.round((c1 - c0) / r.requests.total)} µs server CPU per request`);
-    return { workers: n, rps: r.requests.average, cpu: (c1 - c0) / r.requests.total, client: (u1.user + u1.system) / r.requests.total, p99: r.latency.p99 };
-  } finally {
-    child.kill('SIGTERM');
-    await new Promise((r) => (child.exitCode !== null ? r(undefined) : child.once('exit', r)));
+  } catch (e) {
+    await stop(r);
+    throw e;
   }
+  return r;
 }
 
+async function stop(r: Running): Promise<void> {
+  r.child.kill('SIGTERM');
+  await new Promise((done) => (r.child.exitCode !== null ? done(undefined) : r.child.once('exit', done)));
+}
+
+const label = (n: number) => (n === 0 ? 'one process' : `${n} worker${n > 1 ? 's' : ''}`);
+
+/**
+ * Every N (and, with BENCH_BASELINE_BIN=<another tree's dist/cli/main.js>, the same N from
+ * that build) running at once, loaded in interleaved rounds by wrk and by autocannon.
+ */
 export async function workersBench(counts: number[], seconds: number): Promise<void> {
   if (!existsSync(BIN)) execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-  console.log(`workers: regolith run --server --workers N, autocannon (10 connections, ${seconds} s) in this process (${machine()})\n`);
-  const rows: Row[] = [];
-  for (const n of counts.includes(0) ? counts : [0, ...counts]) rows.push(await one(n, seconds));
-  const single = rows.find((r) => r.workers === 0)!;
-  const base = rows.find((r) => r.workers === 1) ?? single;
-  console.log(
-    '\n' +
-      table([
-        ['workers', 'req/s', 'x of 1 worker', 'p99', 'server CPU/req', 'x of 1 worker', 'autocannon CPU/req', 'cores busy'],
-        ...rows.map((r) => [
-          r.workers === 0 ? 'none (one process)' : String(r.workers),
-          Math.round(r.rps).toLocaleString('en-US'),
-          (r.rps / base.rps).toFixed(2),
-          `${r.p99} ms`,
-          `${Math.round(r.cpu)} µs`,
-          (r.cpu / base.cpu).toFixed(2),
-          `${Math.round(r.client)} µs`,
-          (((r.cpu + r.client) * r.rps) / 1e6).toFixed(2),
-        ]),
-      ]),
-  );
-  const two = rows.find((r) => r.workers === 2);
-  console.log(`1 worker / single process: ${(base.rps / single.rps).toFixed(2)}x req/s, ${(base.cpu / single.cpu).toFixed(2)}x CPU per request (what the primary and the hold cost)`);
-  if (base.workers === 1 && two) {
-    const speed = two.rps / base.rps;
-    const cpu = two.cpu / base.cpu;
-    console.log(`\n2 workers / 1 worker: ${speed.toFixed(2)}x req/s (target > 1.3: ${speed > 1.3 ? 'met' : 'MISSED'}), ${cpu.toFixed(2)}x CPU per request (target within 10%: ${Math.abs(cpu - 1) <= 0.1 ? 'met' : 'MISSED'})`);
-    console.log(`cores: ${availableParallelism()}; "cores busy" is server + load generator CPU per second: when it is at the core count, a second worker only takes CPU from autocannon`);
+  const rounds = Number(process.env['BENCH_ROUNDS'] ?? 3);
+  const baseline = process.env['BENCH_BASELINE_BIN'];
+  // 1 worker first: the ratios are of it
+  const ns = [...new Set([1, ...counts.filter((n) => n !== 1)])];
+  console.log(`workers: regolith run --server --workers N (${ns.map(label).join(', ')}), wrk (1 thread) and autocannon, 10 connections, ${rounds} interleaved rounds of ${seconds} s (${machine()}, ${availableParallelism()} cores, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})\n`);
+  const servers: Running[] = [];
+  try {
+    for (const n of ns) servers.push(await start(BIN, label(n), n));
+    if (baseline) for (const n of ns) servers.push(await start(baseline, `${label(n)} (baseline)`, n));
+    const s = rbacScenario();
+    const path = `/v1/data/${s.packagePath}/allow`;
+    const requests = s.cases.map((c) => ({ path, body: `{"input":${c.json}}` }));
+    const res = await interleaved(
+      servers.map((x) => ({ name: x.name, url: x.url, cpu: () => Promise.resolve(treeCpu(x.child.pid!)) })),
+      requests,
+      {
+        generators: ['wrk', 'autocannon'],
+        rounds,
+        seconds,
+        connections: 10,
+        onRun: (gen, c, f, round) => console.log(`  round ${round + 1} ${gen} ${c.name}: ${Math.round(f.rps)} req/s, ${Math.round(f.serverCpu)} µs server CPU/req, ${f.clientPerReq.toFixed(1)} µs ${gen} CPU/req, load ${f.load.toFixed(1)}`),
+      },
+    );
+    const sum = summarize(res);
+    console.log('\n' + summaryTable(sum, '1 worker'));
+    console.log('\ncores busy (server + load generator CPU per second): ' + sum.map((x) => `${x.gen} ${x.name} ${(((x.serverCpu + x.clientPerReq) * x.rps) / 1e6).toFixed(2)}`).join('; '));
+    for (const gen of ['wrk', 'autocannon'] as const) {
+      for (const suffix of baseline ? ['', ' (baseline)'] : ['']) {
+        const two = `${label(2)}${suffix}`;
+        if (!res.get(gen)!.has(two)) continue;
+        const one = paired(res, gen, `${label(1)}${suffix}`, `${label(0)}${suffix}`);
+        const p = paired(res, gen, two, `${label(1)}${suffix}`);
+        console.log(`${gen}${suffix}: 2 workers / 1 worker ${p.rps.toFixed(2)}x req/s (target >= 1.6: ${p.rps >= 1.6 ? 'met' : 'MISSED'}), ${p.cpu.toFixed(2)}x CPU per request (target within 10%: ${Math.abs(p.cpu - 1) <= 0.1 ? 'met' : 'MISSED'}); 1 worker / one process ${one.rps.toFixed(2)}x req/s, ${one.cpu.toFixed(2)}x CPU`);
+      }
+    }
+    console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  } finally {
+    for (const x of servers) await stop(x);
   }
 }
