@@ -18,7 +18,8 @@ import { machine } from './lib/stats.js';
 import { interleaved, paired, summarize, summaryTable } from './lib/rounds.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
-const BIN = join(ROOT, 'dist/cli/main.js');
+/** The built CLI; BENCH_BIN names another (a snapshot built elsewhere, not the shared dist/). */
+const BIN = process.env['BENCH_BIN'] ?? join(ROOT, 'dist/cli/main.js');
 const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 function freePort(): Promise<number> {

@@ -3,6 +3,7 @@
 // copies, and the plugins), and a hold while every worker switches to a new state together.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { Code, HttpError } from './errors.js';
 
 export interface ForwardedRequest {
@@ -25,6 +26,10 @@ export interface ClusterHooks {
   forward(req: ForwardedRequest): Promise<ForwardedResponse>;
   /** While every worker switches state: a promise new requests wait for; otherwise undefined. */
   hold(): Promise<void> | undefined;
+  /** Each connection the listeners accept (counted to spread connections over the workers). */
+  connection?(socket: Socket): void;
+  /** Whether the response to this request closes its connection (this worker holds more than its share). */
+  shed?(socket: Socket): boolean;
 }
 
 /** Reads the request (within maxBytes), has the owner answer it, and writes the answer; resolves with the status sent. */

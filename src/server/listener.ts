@@ -85,7 +85,11 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
     const outer = traced ? traced(entry, handlerOf) : entry;
     if (!cluster) return outer;
     // while the workers switch to a new state together, new requests wait (see src/cli/workers)
+    const shed = diagnostic ? undefined : cluster.shed;
     return (inc, res) => {
+      // a worker holding more than its share of the connections closes this one after its
+      // response: the client reconnects, most likely to a worker with time to spare
+      if (shed !== undefined && shed(inc.socket)) res.shouldKeepAlive = false;
       const held = cluster.hold();
       if (held) void held.then(() => outer(inc, res));
       else outer(inc, res);

@@ -4,7 +4,7 @@
 
 import { createAdaptorServer } from '@hono/node-server';
 import { chmodSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { createServer, type Server } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import pino, { type Logger } from 'pino';
@@ -84,6 +84,9 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
     server.headersTimeout = headersMs;
     server.requestTimeout = opts.timeouts?.requestMs ?? 60_000;
     server.once('error', reject);
+    // in a worker: its connections are counted, to spread them over the workers
+    const counted = opts.cluster?.connection;
+    if (counted && !opts.diagnostic) server.on('connection', (socket: Socket) => counted(socket));
     const ready = () => {
       let url: string;
       let info: AddressInfo | undefined;

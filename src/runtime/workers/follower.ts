@@ -18,6 +18,8 @@ export const send = (m: ToPrimary, done?: () => void): void => {
 
 export class Follower {
   states: Record<string, PluginStatus | undefined> = {};
+  /** The primary's answer to the connection counts (balance.ts). */
+  onShare: (share: number | null) => void = () => {};
   /** Resolves once the whole state is in the store. */
   readonly joined: Promise<void>;
   private join!: () => void;
@@ -89,6 +91,9 @@ export class Follower {
         break;
       case 'decision-event':
         this.feed.push(m.json);
+        break;
+      case 'share':
+        this.onShare(m.share);
         break;
       case 'metrics-req':
         void this.registry.getMetricsAsJSON().then((json) => send({ t: 'metrics', id: m.id, json }));

@@ -16,6 +16,10 @@ export class Member {
   serving = false;
   /** Its console streams decisions: logged events go to it. */
   wantsFeed = false;
+  /** The connections its listeners hold, as it last reported (balance.ts). */
+  conns = 0;
+  /** The share of the connections it was last sent (undefined: none sent yet). */
+  share: number | null | undefined;
   /** Resolves when the worker listens for messages (sent earlier, they would be lost). */
   readonly hello: Promise<void>;
   greeted!: () => void;

@@ -22,6 +22,7 @@ import { Member } from './member.js';
 import { Replicator } from './replicator.js';
 import { ownerAnswers, statesPusher } from './owner.js';
 import { RestartPolicy } from './restarts.js';
+import { connectionShare } from './balance.js';
 
 export interface PrimaryRuntime {
   config: Config;
@@ -57,6 +58,16 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
     for (const m of members.values()) if (m.wantsFeed) m.send({ t: 'decision-event', json });
   });
   const restarts = new RestartPolicy();
+  // each serving worker's share of the connections, sent when it changes (balance.ts)
+  const rebalance = (): void => {
+    const serving = all().filter((m) => m.serving && m.alive);
+    const share = connectionShare(serving.map((m) => m.conns));
+    for (const m of serving) {
+      if (m.share === share) continue;
+      m.share = share;
+      m.send({ t: 'share', share });
+    }
+  };
 
   let stopping = false;
   let fatal: ExitError | undefined;
@@ -73,6 +84,11 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
         break;
       case 'serving':
         m.serving = true;
+        rebalance();
+        break;
+      case 'conns':
+        m.conns = msg.open;
+        rebalance();
         break;
       case 'failed':
         // one message for the whole process, not one per worker
@@ -108,6 +124,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
   const onExit = (m: Member, code: number | null, signal: string | null): void => {
     members.delete(m.worker.id);
     if (stopping) return;
+    rebalance();
     const how = signal ?? `exit code ${code}`;
     if (!m.serving) {
       fatal ??= new ExitError(`a worker process exited with ${how} before serving`);

@@ -16,7 +16,9 @@ export type ToWorker =
   | { t: 'plugins'; states: Record<string, PluginStatus | undefined> }
   | { t: 'answer'; id: number; res?: ForwardedResponse; error?: string }
   | { t: 'metrics-req'; id: number }
-  | { t: 'decision-event'; json: string };
+  | { t: 'decision-event'; json: string }
+  /** The most connections this worker should hold (balance.ts); null: no limit. */
+  | { t: 'share'; share: number | null };
 
 export type ToPrimary =
   | { t: 'hello' }
@@ -33,7 +35,9 @@ export type ToPrimary =
   | { t: 'decision'; event: string }
   /** The worker's console has stream listeners (on), or none left (off). */
   | { t: 'feed'; on: boolean }
-  | { t: 'metrics'; id: number; json: unknown };
+  | { t: 'metrics'; id: number; json: unknown }
+  /** How many connections its listeners hold (balance.ts). */
+  | { t: 'conns'; open: number };
 
 const VALUE_FIELDS = ['input', 'result', 'nd_builtin_cache'] as const;
 

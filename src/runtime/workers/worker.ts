@@ -17,6 +17,7 @@ import { PlaygroundSandbox } from '../../console/playground/sandbox.js';
 import { listenFailure } from '../listen-error.js';
 import { encodeEvent, primaryOwns } from './protocol.js';
 import { Follower, send } from './follower.js';
+import { ConnectionBalance } from './balance.js';
 
 export interface WorkerOptions {
   config: Config;
@@ -52,6 +53,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
   // (recent decisions are answered by the primary: GET /ui/api/decisions is forwarded)
   const feed = new DecisionFeed({ events: 1, onListeners: (n) => send({ t: 'feed', on: n > 0 }) });
   const follower = new Follower(store, registry, feed);
+  const balance = new ConnectionBalance((open) => send({ t: 'conns', open }));
+  follower.onShare = (share) => balance.setShare(share);
   await follower.joined;
 
   // with discovery, decision logs may be turned on later: the primary drops what it does not log
@@ -68,7 +71,13 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
     unixSocketPerm: o.unixSocketPerm,
     registry,
     pluginStatus: () => follower.states,
-    cluster: { owns: primaryOwns, hold: () => follower.hold(), forward: (req) => follower.forward(req) },
+    cluster: {
+      owns: primaryOwns,
+      hold: () => follower.hold(),
+      forward: (req) => follower.forward(req),
+      connection: (socket) => balance.connection(socket),
+      shed: (socket) => balance.shed(socket),
+    },
     ...(logDecisions ? { decisionLogger: (e: Parameters<typeof encodeEvent>[0]) => send({ t: 'decision', event: encodeEvent(e) }) } : {}),
   };
   const servers: RunningServer[] = [];
