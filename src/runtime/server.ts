@@ -153,7 +153,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   let tracing: Tracing | undefined;
   if (config.distributed_tracing) {
     try {
-      tracing = await startTracing(config.distributed_tracing);
+      tracing = await startTracing(config.distributed_tracing, (err) => logger.error({ err }, 'Failed to shutdown OpenTelemetry trace exporter gracefully.'));
     } catch (e) {
       throw new ExitError(e instanceof Error ? e.message : String(e));
     }
@@ -162,7 +162,8 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     const { runWorker } = await import('./workers/worker.js');
     const entry = process.argv[1];
     const console = entry && /\.m?js$/.test(entry) ? { assetsDir: consoleAssets(), entry } : undefined;
-    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins });
+    // the spans this worker still buffers go out before it exits
+    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins }).finally(() => tracing?.shutdown());
   }
   const signal = new ShutdownSignal();
   let loaded: LoadedPolicies;
@@ -189,6 +190,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
         return await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, { graceMs: o.shutdownGraceMs, waitMs: o.shutdownWaitMs ?? 0 }, signal);
       } finally {
         for (const w of watchers) w.close();
+        await tracing?.shutdown(); // the primary's own spans (the Envoy plugin's Checks)
       }
     }
     sandbox = consoleSandbox();

@@ -3,17 +3,18 @@
 // package stops start-up naming the npm install to run.
 
 import type { TracingConfig } from '../../plugins/tracing/config.js';
-import type { Tracing } from './otel.js';
+import type { OnTracingError, Tracing } from './otel.js';
 
 const PACKAGES = '@opentelemetry/core@3 @opentelemetry/resources@3 @opentelemetry/sdk-trace@3';
 
-export type { Tracing };
+export type { OnTracingError, Tracing };
 
-export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
+/** Starts tracing for the process; onError hears of spans that could not be delivered at shutdown. */
+export async function startTracing(cfg: TracingConfig, onError: OnTracingError = () => {}): Promise<Tracing> {
   const exporter = cfg.type === 'grpc' ? '@opentelemetry/exporter-trace-otlp-grpc@0.301 @grpc/grpc-js@1' : '@opentelemetry/exporter-trace-otlp-http@0.301';
   try {
     const mod = await import('./otel.js');
-    return await mod.startTracing(cfg);
+    return await mod.startTracing(cfg, onError);
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {

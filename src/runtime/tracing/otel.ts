@@ -16,21 +16,25 @@ import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../../plugins/tracing/config.js';
-import { setSpans, type Spans } from '../../engine/spans.js';
+import { setSpans, type ServerSpan, type Spans } from '../../engine/spans.js';
 import { setRequestSpans, type RequestSpans } from '../../server/request-spans.js';
 
 export interface Tracing {
-  /** Flushes the spans not yet exported and removes the seams. */
+  /** Flushes the spans not yet exported and removes the seams; a failed flush goes to onError, never rejects. */
   shutdown(): Promise<void>;
 }
 
-const getter: TextMapGetter<IncomingMessage['headers']> = {
+/** What tracing reports rather than throws: the receiver refusing or unreachable at shutdown. */
+export type OnTracingError = (err: Error) => void;
+
+/** Reads HTTP headers and gRPC metadata alike (both keyed in lower case). */
+const getter: TextMapGetter<Record<string, string | string[] | undefined>> = {
   keys: (h) => Object.keys(h),
   get: (h, k) => h[k],
 };
 const setter: TextMapSetter<Record<string, string>> = { set: (h, k, v) => void (h[k] = v) };
 
-export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
+export async function startTracing(cfg: TracingConfig, onError: OnTracingError): Promise<Tracing> {
   const exporter = await makeExporter(cfg);
   const r = cfg.resource;
   const attrs: Record<string, string> = { 'service.name': cfg.service_name };
@@ -121,6 +125,21 @@ export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
         },
       };
     },
+    server(name, carrier, attributes, fn) {
+      const parent = propagator.extract(ROOT_CONTEXT, carrier, getter);
+      const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+      let ended = false;
+      const handle: ServerSpan = {
+        end(more, error) {
+          if (ended) return;
+          ended = true;
+          span.setAttributes(more);
+          if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error });
+          span.end();
+        },
+      };
+      return als.run(trace.setSpan(parent, span), () => fn(handle));
+    },
   };
 
   setRequestSpans(requests);
@@ -129,7 +148,8 @@ export async function startTracing(cfg: TracingConfig): Promise<Tracing> {
     async shutdown() {
       setRequestSpans(undefined);
       setSpans(undefined);
-      await provider.shutdown();
+      // as OPA: a flush that fails is logged, and the server still stops cleanly
+      await provider.shutdown().catch((e: unknown) => onError(e instanceof Error ? e : new Error(String(e))));
     },
   };
 }
