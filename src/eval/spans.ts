@@ -1,6 +1,7 @@
 // The seam for distributed tracing (src/runtime/tracing installs it when distributed_tracing
-// is configured). The evaluator and http.send call through it; with nothing installed each
-// call site costs one undefined check, and nothing of OpenTelemetry is loaded.
+// is configured). The evaluator, http.send and the gRPC servers of integrations (Envoy's
+// Check) call through it; with nothing installed each call site costs one undefined check,
+// and nothing of OpenTelemetry is loaded.
 
 /** An outgoing HTTP request's client span: headers to send (traceparent), and its end. */
 export interface ClientSpan {
@@ -8,11 +9,21 @@ export interface ClientSpan {
   end(status: number | undefined, error?: string): void;
 }
 
+/** An incoming call's server span, ended once with the attributes known when it is answered. */
+export interface ServerSpan {
+  end(attributes: Record<string, string | number>, error?: string): void;
+}
+
 export interface Spans {
   /** Runs fn inside an internal span that ends when fn returns (or its promise settles). */
   inSpan<T>(name: string, attributes: Record<string, string>, fn: () => T): T;
   /** Starts a client span for one HTTP round trip, a child of the active span. */
   client(method: string, url: URL): ClientSpan;
+  /**
+   * Runs fn inside a server span for an incoming call, its parent read from the carrier's
+   * W3C traceparent (HTTP headers or gRPC metadata, keys in lower case).
+   */
+  server<T>(name: string, carrier: Record<string, string | string[] | undefined>, attributes: Record<string, string | number>, fn: (span: ServerSpan) => T): T;
 }
 
 let installed: Spans | undefined;

@@ -12,6 +12,7 @@ import { envoyRoot } from './proto.js';
 import { fileDescriptorProtos, grpcBodyParser } from './descriptors.js';
 import { runCheck, type CheckDeps } from './check.js';
 import { performanceMetrics } from './metrics.js';
+import { inServerSpan } from './check-span.js';
 
 export interface RunningServer {
   port: number;
@@ -55,12 +56,13 @@ export async function serve(settings: EnvoySettings, ctx: PluginContext): Promis
   server.addService(
     { Check: method<Msg, Msg>(root, `/${AUTHORIZATION}/Check`, 'envoy.service.auth.v3.CheckRequest', 'envoy.service.auth.v3.CheckResponse') },
     {
-      Check: (call: grpc.ServerUnaryCall<Msg, Msg>, cb: grpc.sendUnaryData<Msg>) => {
-        runCheck(deps, call.request).then(
-          (o) => (o.error ? cb({ code: o.error.code, details: o.error.message }) : cb(null, o.response)),
-          (err: Error) => cb({ code: grpc.status.INTERNAL, details: err.message }),
-        );
-      },
+      Check: (call: grpc.ServerUnaryCall<Msg, Msg>, cb: grpc.sendUnaryData<Msg>) =>
+        inServerSpan(`/${AUTHORIZATION}/Check`, call, cb, (answer) => {
+          runCheck(deps, call.request).then(
+            (o) => (o.error ? answer({ code: o.error.code, details: o.error.message }) : answer(null, o.response)),
+            (err: Error) => answer({ code: grpc.status.INTERNAL, details: err.message }),
+          );
+        }),
     },
   );
 
