@@ -162,8 +162,9 @@ export async function runServer(o: RunServerOptions): Promise<number> {
     const { runWorker } = await import('./workers/worker.js');
     const entry = process.argv[1];
     const console = entry && /\.m?js$/.test(entry) ? { assetsDir: consoleAssets(), entry } : undefined;
-    // the spans this worker still buffers go out before it exits
-    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins }).finally(() => tracing?.shutdown());
+    // the spans this worker still buffers go out before it leaves
+    const flush = tracing ? () => tracing!.shutdown() : undefined;
+    return runWorker({ config, logger, regoVersion: o.regoVersion, addrs: o.addrs, diagnosticAddrs: o.diagnosticAddrs ?? [], shutdownGraceMs: o.shutdownGraceMs, tls: o.tls, access: o.access, unixSocketPerm: o.unixSocketPerm, console, builtins, beforeLeave: flush });
   }
   const signal = new ShutdownSignal();
   let loaded: LoadedPolicies;

@@ -33,6 +33,11 @@ export interface WorkerOptions {
   console?: { assetsDir: string; entry: string };
   /** Custom built-ins (the same modules the primary loaded). */
   builtins?: CustomBuiltin[];
+  /**
+   * Runs when the servers have closed, before the worker leaves (distributed tracing flushes
+   * its spans): once the channel to the primary closes, the cluster module exits the process.
+   */
+  beforeLeave?: () => Promise<void>;
 }
 
 /** The last message, then the channel closed: nothing keeps the process alive after it. */
@@ -104,6 +109,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       if (stopping) return;
       stopping = true;
       closeAll()
+        .then(() => o.beforeLeave?.())
         .then(() => leave({ t: 'stopped' }))
         .then(
           () => resolve(0),
