@@ -285,6 +285,8 @@ interface LogRun extends Run {
 
 interface LogRow {
   rate: string;
+  /** The machine's load average (1 minute) once the row's runs are over: CPU time inflates with it. */
+  load: number;
   plain: Run;
   /** The logging server, then (BENCH_LOG_BASELINE) the baseline's. */
   logs: LogRun[];
@@ -330,11 +332,12 @@ async function loggingRuns(requests: { path: string; body: string }[], s: Return
       return { r, cpu: (c1.cpu - c0.cpu) / Math.max(1, r.requests.total), logged: c1.logged - c0.logged, bytes: (l?.col.bytes ?? 0) - b0, events: (l?.col.events ?? 0) - e0 };
     };
     for (const rate of [...LOG_RATES, undefined]) {
-      const row: LogRow = { rate: rate ? `${rate}/s` : 'max', plain: await settled(plain, rate), logs: [] };
+      const row: LogRow = { rate: rate ? `${rate}/s` : 'max', load: 0, plain: await settled(plain, rate), logs: [] };
       for (const l of loggers) row.logs.push(await settled(l.srv, rate, l));
+      row.load = loadavg()[0]!;
       rows.push(row);
       const figures = row.logs.map((x, i) => `${Math.round(x.cpu)} µs logging${i ? ' (baseline)' : ''} (${x.events} events of ${x.logged} decisions logged, ${Math.round(x.bytes / 1024)} KB)`);
-      console.log(`decision logs at ${row.rate}: server CPU per decision ${Math.round(row.plain.cpu)} µs plain, ${figures.join(', ')}`);
+      console.log(`decision logs at ${row.rate}: server CPU per decision ${Math.round(row.plain.cpu)} µs plain, ${figures.join(', ')}; load ${row.load.toFixed(1)}`);
     }
     for (const l of loggers) {
       const all = (await childState(l.srv)).logged;
@@ -354,6 +357,7 @@ function logTable(rows: LogRow[]): string {
   const base = rows[0]?.logs.length === 2;
   const head = ['rate', 'req/s plain', 'req/s logging', 'p99 plain', 'p99 logging', 'CPU/decision plain', 'CPU/decision logging', 'logging extra', 'uploaded'];
   if (base) head.push('req/s baseline', 'p99 baseline', 'CPU/decision baseline', 'baseline extra');
+  head.push('load');
   const out: string[][] = [head];
   for (const x of rows) {
     const [l, b] = x.logs as [LogRun, LogRun | undefined];
@@ -369,6 +373,7 @@ function logTable(rows: LogRow[]): string {
       `${l.events.toLocaleString('en-US')} events / ${l.logged.toLocaleString('en-US')}, ${Math.round(l.bytes / Math.max(1, l.events))} B each`,
     ];
     if (b) row.push(Math.round(b.r.requests.average).toLocaleString('en-US'), `${b.r.latency.p99} ms`, `${Math.round(b.cpu)} µs`, `${Math.round(b.cpu - x.plain.cpu)} µs`);
+    row.push(x.load.toFixed(1));
     out.push(row);
   }
   return 'Decision logging to a collector that counts bytes (server CPU per decision includes the uploads)\n' + table(out);
