@@ -110,6 +110,19 @@ function simpleEscape(c: number): boolean {
   return c === 34 || c === 92 || c === 47 || c === 98 || c === 102 || c === 110 || c === 114 || c === 116;
 }
 
+function indexOrInfinity(i: number): number {
+  return i < 0 ? Infinity : i;
+}
+
+const CONTROL = /[\x00-\x1f]/g;
+
+/** The index of the first character below U+0020 at or after `from`, or Infinity. */
+function nextControlChar(s: string, from: number): number {
+  CONTROL.lastIndex = from;
+  const m = CONTROL.exec(s);
+  return m === null ? Infinity : m.index;
+}
+
 function isHex(c: number): boolean {
   return (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102);
 }
@@ -247,8 +260,29 @@ class SparseReader {
     return raw.indexOf('\\') < 0 ? raw.slice(1, -1) : (JSON.parse(raw) as string);
   }
 
+  /**
+   * Where the next backslash and the next control character (below U+0020) are, at or
+   * after where they were last looked for: most strings hold neither, and then their end
+   * is the next quote, found by indexOf (native, many times faster than a loop here).
+   */
+  private nextBackslash = -1;
+  private nextControl = -1;
+
   /** The index after the closing quote of the string starting at `start`; checks escapes and control characters. */
   private stringEnd(start: number): number {
+    const s = this.s;
+    const from = start + 1;
+    const q = s.indexOf('"', from);
+    if (q >= 0) {
+      if (this.nextBackslash < from) this.nextBackslash = indexOrInfinity(s.indexOf('\\', from));
+      if (this.nextControl < from) this.nextControl = nextControlChar(s, from);
+      if (this.nextBackslash > q && this.nextControl > q) return q + 1;
+    }
+    return this.stringEndSlow(start);
+  }
+
+  /** stringEnd character by character: escapes, control characters, errors. */
+  private stringEndSlow(start: number): number {
     const s = this.s;
     const n = s.length;
     let i = start + 1;
@@ -274,20 +308,89 @@ class SparseReader {
     }
   }
 
-  /** Moves past the value at pos, checking it; `depth` is that of the enclosing value. */
+  /**
+   * Moves past the value at pos, checking it; `depth` is that of the enclosing value. One
+   * loop with a stack of the open containers (no call per member or element): skipping is
+   * most of the work when a policy reads a small part of a large document.
+   */
   skip(depth: number): void {
     const s = this.s;
-    const c = s.charCodeAt(this.pos);
-    if (c === C.Quote) {
-      this.pos = this.stringEnd(this.pos);
-      return;
+    // the closing character of each open container, innermost last
+    const closers: number[] = [];
+    let i = this.pos;
+    let c: number;
+    for (;;) {
+      // a value at i (whitespace first)
+      c = s.charCodeAt(i);
+      while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++i);
+      if (c === C.Quote) i = this.stringEnd(i);
+      else if (c === C.OpenBrace || c === C.OpenBracket) {
+        if (++depth > this.maxDepth) {
+          this.pos = i;
+          this.fail(`document nested deeper than ${this.maxDepth} levels`);
+        }
+        const object = c === C.OpenBrace;
+        c = s.charCodeAt(++i);
+        while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++i);
+        if (c === (object ? C.CloseBrace : C.CloseBracket)) {
+          i++;
+          depth--;
+        } else {
+          closers.push(object ? C.CloseBrace : C.CloseBracket);
+          if (object) i = this.memberKey(i);
+          continue;
+        }
+      } else {
+        this.pos = i;
+        if (c === 116) this.literal('true');
+        else if (c === 102) this.literal('false');
+        else if (c === 110) this.literal('null');
+        else this.number();
+        i = this.pos;
+      }
+      // after a value: a comma (next member or element) or the close of its container
+      for (;;) {
+        const n = closers.length;
+        if (n === 0) {
+          this.pos = i;
+          return;
+        }
+        c = s.charCodeAt(i);
+        while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++i);
+        const close = closers[n - 1]!;
+        if (c === C.Comma) {
+          i++;
+          if (close === C.CloseBrace) i = this.memberKey(i);
+          break;
+        }
+        if (c !== close) {
+          this.pos = i;
+          this.fail(close === C.CloseBrace ? "expected ',' or '}'" : "expected ',' or ']'");
+        }
+        i++;
+        closers.pop();
+        depth--;
+      }
     }
-    if (c === C.OpenBrace) return this.skipObject(depth + 1);
-    if (c === C.OpenBracket) return this.skipArray(depth + 1);
-    if (c === 116) return this.literal('true');
-    if (c === 102) return this.literal('false');
-    if (c === 110) return this.literal('null');
-    this.number();
+  }
+
+  /** Past an object member's key and its colon, at i (whitespace first): where its value starts. */
+  private memberKey(i: number): number {
+    const s = this.s;
+    let c = s.charCodeAt(i);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++i);
+    if (c !== C.Quote) {
+      this.pos = i;
+      this.fail('expected object key');
+    }
+    i = this.stringEnd(i);
+    c = s.charCodeAt(i);
+    while (c === 32 || c === 10 || c === 13 || c === 9) c = s.charCodeAt(++i);
+    if (c !== C.Colon) {
+      this.pos = i;
+      this.fail("expected ':'");
+    }
+    return i + 1;
   }
 
   private literal(word: string): void {
@@ -326,57 +429,5 @@ class SparseReader {
       while (c >= 48 && c <= 57);
     }
     this.pos = i;
-  }
-
-  private skipObject(depth: number): void {
-    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
-    const s = this.s;
-    this.pos++;
-    this.ws();
-    if (s.charCodeAt(this.pos) === C.CloseBrace) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.ws();
-      if (s.charCodeAt(this.pos) !== C.Quote) this.fail('expected object key');
-      this.pos = this.stringEnd(this.pos);
-      this.ws();
-      if (s.charCodeAt(this.pos) !== C.Colon) this.fail("expected ':'");
-      this.pos++;
-      this.ws();
-      this.skip(depth);
-      this.ws();
-      const c = s.charCodeAt(this.pos);
-      if (c === C.CloseBrace) {
-        this.pos++;
-        return;
-      }
-      if (c !== C.Comma) this.fail("expected ',' or '}'");
-      this.pos++;
-    }
-  }
-
-  private skipArray(depth: number): void {
-    if (depth > this.maxDepth) this.fail(`document nested deeper than ${this.maxDepth} levels`);
-    const s = this.s;
-    this.pos++;
-    this.ws();
-    if (s.charCodeAt(this.pos) === C.CloseBracket) {
-      this.pos++;
-      return;
-    }
-    for (;;) {
-      this.ws();
-      this.skip(depth);
-      this.ws();
-      const c = s.charCodeAt(this.pos);
-      if (c === C.CloseBracket) {
-        this.pos++;
-        return;
-      }
-      if (c !== C.Comma) this.fail("expected ',' or ']'");
-      this.pos++;
-    }
   }
 }
