@@ -79,7 +79,7 @@ function render(j: J, sp: string): string {
 
 /** The document, sometimes with one fault put somewhere in it. */
 const text = fc
-  .tuple(json, fc.constantFrom('', ' ', '\n  '), fc.nat(7), fc.nat(10_000), fc.constantFrom('}', ']', ',', ':', '"', '\\', '0', 'x', '\u0001', ' '))
+  .tuple(json, fc.constantFrom('', ' ', '\n  '), fc.nat(7), fc.nat(10_000), fc.constantFrom('}', ']', ',', ':', '"', '\\', '0', 'x', '\u0001', ' ', '\n', '\t'))
   .map(([j, sp, fault, at, ch]) => {
     // a top-level object, so that paths into it are read
     const t = render(j.t === 'object' ? j : { t: 'object', ms: [['a', j], ['b', j]] }, sp);
