@@ -17,13 +17,14 @@ export interface ServerSpan {
 export interface Spans {
   /** Runs fn inside an internal span that ends when fn returns (or its promise settles). */
   inSpan<T>(name: string, attributes: Record<string, string>, fn: () => T): T;
-  /** Starts a client span for one HTTP round trip, a child of the active span. */
-  client(method: string, url: URL): ClientSpan;
+  /** Starts a client span for one HTTP round trip, a child of the active span; undefined outside a traced call. */
+  client(method: string, url: URL): ClientSpan | undefined;
   /**
    * Runs fn inside a server span for an incoming call, its parent read from the carrier's
-   * W3C traceparent (HTTP headers or gRPC metadata, keys in lower case).
+   * W3C traceparent (HTTP headers or gRPC metadata, keys in lower case); `attributes` is
+   * asked only when the span is sampled.
    */
-  server<T>(name: string, carrier: Record<string, string | string[] | undefined>, attributes: Record<string, string | number>, fn: (span: ServerSpan) => T): T;
+  server<T>(name: string, carrier: Record<string, string | string[] | undefined>, attributes: () => Record<string, string | number>, fn: (span: ServerSpan) => T): T;
 }
 
 let installed: Spans | undefined;

@@ -20,7 +20,7 @@ export function inServerSpan<Req, Res>(fullMethod: string, call: grpc.ServerUnar
   if (!sp) return fn(cb);
   const name = fullMethod.replace(/^\//, '');
   const slash = name.indexOf('/');
-  const attributes: Record<string, string | number> = { 'rpc.system': 'grpc', 'rpc.service': name.slice(0, slash), 'rpc.method': name.slice(slash + 1), ...peer(call.getPeer()) };
+  const attributes = () => ({ 'rpc.system': 'grpc', 'rpc.service': name.slice(0, slash), 'rpc.method': name.slice(slash + 1), ...peer(call.getPeer()) });
   sp.server(name, carrier(call.metadata), attributes, (span) =>
     fn((err, value) => {
       const code = err ? (err.code ?? 2) : 0;

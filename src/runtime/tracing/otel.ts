@@ -59,26 +59,36 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
   });
   const tracer = provider.getTracer('regolith');
   const propagator = new W3CTraceContextPropagator();
+  // The context of the traced call the code runs in. A call that is not sampled and brought
+  // no caller's context runs outside any (as without tracing): nothing below it is recorded
+  // (children follow their parent's decision), and with no context kept for it no
+  // AsyncLocalStorage is entered, whose hooks would then cost every promise of the process.
   const als = new AsyncLocalStorage<Context>();
-  const active = (): Context => als.getStore() ?? ROOT_CONTEXT;
+  const active = (): Context | undefined => als.getStore();
+  const recording = (ctx: Context): boolean => trace.getSpan(ctx)?.isRecording() ?? false;
 
   const requests: RequestSpans = (listener, label) => (inc: IncomingMessage, res: ServerResponse) => {
     const parent = propagator.extract(ROOT_CONTEXT, inc.headers, getter);
     const method = inc.method ?? 'GET';
-    const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes: serverAttributes(inc) }, parent);
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      const route = label(inc);
-      // OPA names server spans "{method} {operation}" (v1/features/tracing)
-      if (route) span.updateName(`${method} ${route}`);
-      span.setAttribute('http.response.status_code', res.statusCode);
-      if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
-      span.end();
-    };
-    res.once('finish', end);
-    res.once('close', end);
+    const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
+    if (span.isRecording()) {
+      span.setAttributes(serverAttributes(inc));
+      let ended = false;
+      const end = () => {
+        if (ended) return;
+        ended = true;
+        const route = label(inc);
+        // OPA names server spans "{method} {operation}" (v1/features/tracing)
+        if (route) span.updateName(`${method} ${route}`);
+        span.setAttribute('http.response.status_code', res.statusCode);
+        if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end();
+      };
+      res.once('finish', end);
+      res.once('close', end);
+    } else if (!trace.getSpanContext(parent)) {
+      return listener(inc, res);
+    }
     const ctx = trace.setSpan(parent, span);
     // the body's 'data'/'end' events fire from the socket, outside this request's context:
     // emit them inside it so that what reads the body (and evaluates) sees the span
@@ -91,10 +101,12 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
 
   const spans: Spans = {
     inSpan(name, attributes, fn) {
-      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, active());
+      const ctx = active();
+      if (!ctx || !recording(ctx)) return fn();
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes }, ctx);
       let out: ReturnType<typeof fn>;
       try {
-        out = als.run(trace.setSpan(active(), span), fn);
+        out = als.run(trace.setSpan(ctx, span), fn);
       } catch (e) {
         failed(span, e);
         throw e;
@@ -112,9 +124,16 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
       return out;
     },
     client(method, url) {
-      const span = tracer.startSpan(`${method} ${url.pathname}`, { kind: SpanKind.CLIENT, attributes: clientAttributes(method, url) }, active());
+      const ctx = active();
+      if (!ctx) return undefined;
       const headers: Record<string, string> = {};
-      propagator.inject(trace.setSpan(active(), span), headers, setter);
+      if (!recording(ctx)) {
+        // not sampled: the caller's context goes on as it came (unsampled), no span made
+        propagator.inject(ctx, headers, setter);
+        return { headers, end: () => {} };
+      }
+      const span = tracer.startSpan(`${method} ${url.pathname}`, { kind: SpanKind.CLIENT, attributes: clientAttributes(method, url) }, ctx);
+      propagator.inject(trace.setSpan(ctx, span), headers, setter);
       return {
         headers,
         end(status, error) {
@@ -127,7 +146,9 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
     },
     server(name, carrier, attributes, fn) {
       const parent = propagator.extract(ROOT_CONTEXT, carrier, getter);
-      const span = tracer.startSpan(name, { kind: SpanKind.SERVER, attributes }, parent);
+      const span = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
+      if (span.isRecording()) span.setAttributes(attributes());
+      else if (!trace.getSpanContext(parent)) return fn(UNTRACED);
       let ended = false;
       const handle: ServerSpan = {
         end(more, error) {
@@ -153,6 +174,9 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
     },
   };
 }
+
+/** The server span of a call nothing of which is traced. */
+const UNTRACED: ServerSpan = { end: () => {} };
 
 function failed(span: Span, e: unknown): void {
   span.setStatus({ code: SpanStatusCode.ERROR, message: e instanceof Error ? e.message : String(e) });
