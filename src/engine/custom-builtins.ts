@@ -171,6 +171,8 @@ function implement(name: string, fn: CustomBuiltinFn): BuiltinFn {
   const answer = (out: unknown): Value | undefined => (out === undefined ? undefined : toRegoValue(out));
   const viaIO = (args: Value[], ctx: BuiltinContext, started?: PromiseLike<unknown>): Value | undefined => {
     const key = `custom:${name}:${args.map(toRegoString).join(',')}`;
+    // a run that may not start I/O never awaits this promise: its failure is not unhandled
+    if (started) started.then(undefined, () => undefined);
     const load = async (): Promise<Value> => {
       const out = answer(await (started ?? fn(args, userCtx(ctx))));
       if (out === undefined) throw new Undefined();

@@ -120,8 +120,9 @@ export class PreparedQuery {
     return this.needs;
   }
 
-  private opts(o: EvaluateOptions): RunOptions {
+  private opts(o: EvaluateOptions, noIO = false): RunOptions {
     return {
+      noIO,
       // input text is read only where the policy can look, unless a tracer reports values
       input: inputOf(o, o.inputText !== undefined && o.tracer === undefined ? this.inputNeeds() : undefined),
       data: (o.data ?? this.owner.data) as Value,
@@ -147,7 +148,8 @@ export class PreparedQuery {
   /** Rego values (sets, big numbers) instead of plain JS. */
   evaluateRaw(o: EvaluateOptions = {}): RawResult[] {
     try {
-      return this.plan.run(this.opts(o));
+      // the I/O a built-in would start here has no async run to take it over: never start it
+      return this.plan.run(this.opts(o, true));
     } catch (e) {
       const b = e instanceof IOPending ? asyncBuiltinOf(e) : undefined;
       if (b) (e as IOPending).message = `${b.name} is asynchronous (its implementation returns a promise): use evaluateAsync`;

@@ -31,6 +31,11 @@ export interface QueryStateOptions extends QueryLimits {
   now?: bigint;
   print?: (msg: string) => void;
   io?: Map<string, Value | Error>;
+  /**
+   * For callers that only run synchronously (the library's evaluate()): an I/O built-in
+   * ends the run (IOPending) before it starts anything, since no async run takes it over.
+   */
+  noIO?: boolean;
   runtime?: Value;
   tracer?: Tracer;
   ndCache?: Map<string, Map<string, Value>>;
@@ -43,6 +48,8 @@ export interface QueryStateOptions extends QueryLimits {
 
 const stderrSink = (m: string): void => void process.stderr.write(m + '\n');
 const EMPTY_DOC: Value = Object.freeze({});
+/** What a run that may not start I/O waits on: nothing. */
+const NOTHING_STARTED: Promise<unknown> = Promise.resolve();
 
 export class QueryState {
   readonly strict: boolean;
@@ -59,6 +66,7 @@ export class QueryState {
   readonly runtimeDoc: Value;
   readonly tracer: Tracer | undefined;
   readonly builtinErrors: RegoEvalError[] | undefined;
+  readonly noIO: boolean;
   depth = 0;
   /** The package tree of the policy being evaluated. */
   root!: RuleNode;
@@ -78,6 +86,7 @@ export class QueryState {
     this.printSink = o.print ?? stderrSink;
     this._nd = o.ndCache;
     this._io = o.io;
+    this.noIO = !!o.noIO;
     this.deadline = o.deadline ?? Infinity;
     this.signal = o.signal;
     this.maxDepth = o.maxDepth ?? 10000;
@@ -186,6 +195,7 @@ class BuiltinCtx implements BuiltinContext {
       if (got instanceof Error) throw got;
       return got;
     }
+    if (q.noIO) throw new Suspend(NOTHING_STARTED);
     if (!q.pending.has(key))
       q.pending.set(
         key,
