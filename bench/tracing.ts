@@ -10,6 +10,8 @@
 // Rounds interleave the three (the order rotates each round) so that they share the noise of
 // the machine; the figures are medians over the rounds. The requests carry no traceparent:
 // each decision starts its own trace, sampled or not by sample_percentage.
+// BENCH_TRACING_BASELINE=<a tracing-server bundle built from another tree> adds that build's
+// p0 server to the rounds (before/after a change, under the same noise).
 //
 //   npx tsx bench/tracing.ts [seconds per run, default 10]      BENCH_ROUNDS=3
 
@@ -25,12 +27,13 @@ import { rbacScenario } from './scenarios/rbac.js';
 const DURATION = Number(process.argv[2] ?? 10);
 const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
 const CONNECTIONS = 10;
-const MODES = ['off', 'p0', 'p100'] as const;
-type Mode = (typeof MODES)[number];
-const LABEL: Record<Mode, string> = { off: 'tracing not configured', p0: 'sample_percentage 0', p100: 'sample_percentage 100 (exported)' };
+type Mode = 'off' | 'p0' | 'p100';
+const LABEL: Record<string, string> = { off: 'tracing not configured', p0: 'sample_percentage 0', p100: 'sample_percentage 100 (exported)', base: 'sample_percentage 0, baseline build' };
+const BASELINE = process.env['BENCH_TRACING_BASELINE'];
 
 interface Server {
-  mode: Mode;
+  /** off, p0, p100, or base (the baseline build's p0). */
+  key: string;
   url: string;
   child: ChildProcess;
 }
@@ -52,11 +55,11 @@ const cpuOf = async (s: Server): Promise<number> => {
   return cpu.user + cpu.system;
 };
 
-function start(file: string, mode: Mode, receiver: string): Promise<Server> {
+function start(file: string, key: string, mode: Mode, receiver: string): Promise<Server> {
   const child = fork(file, [mode], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], env: { ...process.env, BENCH_RECEIVER: receiver } });
   return new Promise((resolve, reject) => {
-    child.once('message', (m) => resolve({ mode, url: (m as { url: string }).url, child }));
-    child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}) before listening`)));
+    child.once('message', (m) => resolve({ key, url: (m as { url: string }).url, child }));
+    child.once('exit', (code) => reject(new Error(`${key} server exited (${code}) before listening`)));
   });
 }
 
@@ -102,7 +105,9 @@ async function main(): Promise<void> {
   const servers: Server[] = [];
   /** Spans p100 should export: a server span and an evaluation span per decision. */
   let p100Spans = 0;
-  for (const mode of MODES) servers.push(await start(file, mode, receiverAddr));
+  for (const mode of ['off', 'p0', 'p100'] as const) servers.push(await start(file, mode, mode, receiverAddr));
+  if (BASELINE) servers.push(await start(BASELINE, 'base', 'p0', receiverAddr));
+  const keys = servers.map((x) => x.key);
   try {
     for (const srv of servers) {
       const put = await call(`${srv.url}/v1/policies/rbac`, 'PUT', policyText(s.policy));
@@ -111,15 +116,15 @@ async function main(): Promise<void> {
       if (data.status !== 204) fail(`PUT data: ${data.status}`);
       for (const c of s.cases) {
         const r = await call(srv.url + path, 'POST', `{"input":${c.json}}`);
-        if (r.status !== 200 || (r.json as { result?: unknown }).result !== hand(c.json)) fail(`${srv.mode}: decision differs for ${c.json}`);
+        if (r.status !== 200 || (r.json as { result?: unknown }).result !== hand(c.json)) fail(`${srv.key}: decision differs for ${c.json}`);
       }
       const warm = await load(srv.url, requests, 2); // warm-up
-      if (srv.mode === 'p100') p100Spans += 2 + 2 * (s.cases.length + warm.requests.total); // the two PUTs have no evaluation
+      if (srv.key === 'p100') p100Spans += 2 + 2 * (s.cases.length + warm.requests.total); // the two PUTs have no evaluation
     }
     console.log(`policy and data loaded in each server, ${s.cases.length} decisions verified; measuring\n`);
 
-    const rps: Record<Mode, number[]> = { off: [], p0: [], p100: [] };
-    const cpu: Record<Mode, number[]> = { off: [], p0: [], p100: [] };
+    const rps: Record<string, number[]> = Object.fromEntries(keys.map((k) => [k, []]));
+    const cpu: Record<string, number[]> = Object.fromEntries(keys.map((k) => [k, []]));
     for (let round = 0; round < ROUNDS; round++) {
       // rotate the order: no mode always runs first (or right after the exporting one)
       for (let k = 0; k < servers.length; k++) {
@@ -127,24 +132,25 @@ async function main(): Promise<void> {
         const c0 = await cpuOf(srv);
         const r = await load(srv.url, requests, DURATION);
         const c1 = await cpuOf(srv);
-        rps[srv.mode].push(r.requests.average);
-        cpu[srv.mode].push((c1 - c0) / Math.max(1, r.requests.total));
-        if (srv.mode === 'p100') p100Spans += 2 * r.requests.total;
-        console.log(`round ${round + 1} ${srv.mode}: ${Math.round(r.requests.average)} decisions/s, ${Math.round((c1 - c0) / Math.max(1, r.requests.total))} µs server CPU per decision`);
+        rps[srv.key]!.push(r.requests.average);
+        cpu[srv.key]!.push((c1 - c0) / Math.max(1, r.requests.total));
+        if (srv.key === 'p100') p100Spans += 2 * r.requests.total;
+        console.log(`round ${round + 1} ${srv.key}: ${Math.round(r.requests.average)} decisions/s, ${Math.round((c1 - c0) / Math.max(1, r.requests.total))} µs server CPU per decision`);
       }
     }
     // the spans p100 still buffers, then what arrived of all it made
     await ask(servers[2]!, { flush: true }, 'flushed');
 
-    const off = { rps: median(rps.off), cpu: median(cpu.off) };
+    const off = { rps: median(rps['off']!), cpu: median(cpu['off']!) };
     const rows = [['server', 'decisions/s (median)', 'vs off', 'server CPU per decision (median)', 'vs off', 'CPU per round']];
-    for (const mode of MODES) {
-      const r = median(rps[mode]);
-      const c = median(cpu[mode]);
-      rows.push([LABEL[mode], Math.round(r).toLocaleString('en-US'), `${((r / off.rps - 1) * 100).toFixed(1)}%`, `${c.toFixed(1)} µs`, `${c - off.cpu >= 0 ? '+' : ''}${(c - off.cpu).toFixed(1)} µs`, cpu[mode].map((x) => x.toFixed(1)).join(' / ')]);
+    for (const key of keys) {
+      const r = median(rps[key]!);
+      const c = median(cpu[key]!);
+      rows.push([LABEL[key]!, Math.round(r).toLocaleString('en-US'), `${((r / off.rps - 1) * 100).toFixed(1)}%`, `${c.toFixed(1)} µs`, `${c - off.cpu >= 0 ? '+' : ''}${(c - off.cpu).toFixed(1)} µs`, cpu[key]!.map((x) => x.toFixed(1)).join(' / ')]);
     }
     console.log('\n' + table(rows));
-    console.log(`\np100: ${spansReceived.toLocaleString('en-US')} of its ${p100Spans.toLocaleString('en-US')} spans reached the receiver (${((spansReceived / p100Spans) * 100).toFixed(1)}%; the batch processor drops spans when its queue of 2048 is full)`);
+    // (autocannon's totals leave out the requests in flight when a run ends: up to 10 each)
+    console.log(`\np100: ${spansReceived.toLocaleString('en-US')} spans reached the receiver for about ${p100Spans.toLocaleString('en-US')} made (the batch processor drops spans when its queue of 2048 is full)`);
   } finally {
     for (const srv of servers) srv.child.disconnect();
     receiver.close();
