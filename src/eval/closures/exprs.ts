@@ -17,6 +17,7 @@ import { iterationFor } from './order.js';
 import { traceChildBody, traceExpr } from '../trace/plan.js';
 import { inlineCall } from './inline.js';
 import { indexedSome } from './ground-index.js';
+import { lazySetMembers } from './lazy-set.js';
 import type { RuleNode } from '../../compiler/tree.js';
 
 /** Vars an expression leaves bound when it succeeds. */
@@ -374,12 +375,20 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
         };
         const get = coll.get;
         // a single-valued collection is read, not generated: no closure per evaluation
-        k = get
+        const plainK: Step = get
           ? (fr) => {
               const c = get(fr);
               return c === undefined ? false : each(fr, c);
             }
           : (fr) => coll.gen(fr, (c) => each(fr, c));
+        // a set rule's members straight from its rules, when nothing can tell (lazy-set.ts)
+        const lazy = name === 'internal.member_2' ? lazySetMembers(args[1]!, pc) : undefined;
+        k = lazy
+          ? (fr) => {
+              const r = lazy(fr, vs, after);
+              return r === undefined ? plainK(fr) : r;
+            }
+          : plainK;
       } else k = (fr) => coll.gen(fr, (c) => order(fr)(c, (_key, val) => (fr.ev.q.tick(), vc.match(fr, val, after))));
     }
   }
