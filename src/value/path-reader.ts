@@ -6,6 +6,7 @@
 // own properties of plain objects only, anything else through `lookup` itself.
 
 import { lookup } from './collections.js';
+import { PROTO_READS } from './own-key.js';
 import type { Value } from './types.js';
 
 export type PathReader = (v: Value | undefined) => Value | undefined;
@@ -37,15 +38,19 @@ function readSlowly(v: Value | undefined, keys: readonly string[]): Value | unde
 
 function generate(keys: readonly string[]): PathReader {
   // JSON.stringify of a string is a valid JS string literal, so no key can inject code.
-  let body = 'let x = v;\n';
+  let body = 'let x = v, y;\n';
   for (const key of keys) {
     const k = JSON.stringify(key);
+    // a plain object read with a property load (see own-key.ts); OP[k] stays checked at
+    // run time, so a property added to Object.prototype later is still not read
+    const plain = PROTO_READS && !(key in Object.prototype) ? `if (x.__proto__ === OP) { y = x[${k}]; if (y === undefined || (OP[${k}] !== undefined && !hasOwn(x, ${k}))) return undefined; x = y; }\nelse ` : '';
     body +=
       `if (x === null || typeof x !== 'object') return undefined;\n` +
+      plain +
       `if (x.constructor === Object) { if (!hasOwn(x, ${k})) return undefined; x = x[${k}]; }\n` +
       `else { x = lookup(x, ${k}); if (x === undefined) return undefined; }\n`;
   }
   body += 'return x;';
-  const make = new Function('lookup', 'hasOwn', `return function readPath(v) {\n${body}\n}`) as (l: typeof lookup, h: typeof Object.hasOwn) => PathReader;
-  return make(lookup, Object.hasOwn);
+  const make = new Function('lookup', 'hasOwn', 'OP', `return function readPath(v) {\n${body}\n}`) as (l: typeof lookup, h: typeof Object.hasOwn, op: object) => PathReader;
+  return make(lookup, Object.hasOwn, Object.prototype);
 }
