@@ -136,9 +136,10 @@ export async function workersBench(counts: number[], seconds: number): Promise<v
       for (const suffix of baseline ? ['', ' (baseline)'] : ['']) {
         const two = `${label(2)}${suffix}`;
         if (!res.get(gen)!.has(two)) continue;
-        const one = paired(res, gen, `${label(1)}${suffix}`, `${label(0)}${suffix}`);
+        const single = res.get(gen)!.has(`${label(0)}${suffix}`) ? paired(res, gen, `${label(1)}${suffix}`, `${label(0)}${suffix}`) : undefined;
         const p = paired(res, gen, two, `${label(1)}${suffix}`);
-        console.log(`${gen}${suffix}: 2 workers / 1 worker ${p.rps.toFixed(2)}x req/s (target >= 1.6: ${p.rps >= 1.6 ? 'met' : 'MISSED'}), ${p.cpu.toFixed(2)}x CPU per request (target within 10%: ${Math.abs(p.cpu - 1) <= 0.1 ? 'met' : 'MISSED'}); 1 worker / one process ${one.rps.toFixed(2)}x req/s, ${one.cpu.toFixed(2)}x CPU`);
+        const vsSingle = single ? `; 1 worker / one process ${single.rps.toFixed(2)}x req/s, ${single.cpu.toFixed(2)}x CPU` : '';
+        console.log(`${gen}${suffix}: 2 workers / 1 worker ${p.rps.toFixed(2)}x req/s (target >= 1.6: ${p.rps >= 1.6 ? 'met' : 'MISSED'}), ${p.cpu.toFixed(2)}x CPU per request (target within 10%: ${Math.abs(p.cpu - 1) <= 0.1 ? 'met' : 'MISSED'})${vsSingle}`);
       }
     }
     console.log(`load average at the end: ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);

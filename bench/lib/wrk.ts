@@ -33,12 +33,16 @@ export function wrkScript(requests: readonly LoadRequest[], headers: Record<stri
   const hs = Object.entries({ 'content-type': 'application/json', ...headers })
     .map(([k, v]) => `[${lua(k)}]=${lua(v)}`)
     .join(', ');
-  // one formatted request per body, made once: wrk.format per request would cost wrk's CPU
+  // one formatted request per body, made once per thread in init (wrk sets the Host header
+  // before it; at load time the requests would have none, and Node answers those 400):
+  // wrk.format per request would cost wrk's CPU
   const text = `local bodies = {
 ${requests.map((q) => `  {${lua(q.path)}, ${lua(q.body)}}`).join(',\n')}
 }
 local reqs = {}
-for i, b in ipairs(bodies) do reqs[i] = wrk.format("POST", b[1], {${hs}}, b[2]) end
+function init(args)
+  for i, b in ipairs(bodies) do reqs[i] = wrk.format("POST", b[1], {${hs}}, b[2]) end
+end
 local i = 0
 request = function()
   i = i + 1

@@ -6,7 +6,7 @@ import { EventEmitter } from 'node:events';
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import http from 'node:http';
 import { execFileSync } from 'node:child_process';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConnectionBalance, connectionShare } from '../../../src/runtime/workers/balance.js';
 import { ensureBuilt } from '../../cli/helpers.js';
 import { startRun, type RunProcess } from '../run-process.js';
@@ -115,13 +115,14 @@ function connectionsByPid(pids: number[], port: number): Map<number, number> {
 
 describe.skipIf(process.platform !== 'linux')('regolith run --workers 2: kept-alive connections', () => {
   let run: RunProcess | undefined;
+  // a build (when the sources are newer than dist/) takes minutes on a busy machine
+  beforeAll(() => ensureBuilt(), 600_000);
   afterAll(async () => {
     await run?.kill('SIGTERM');
   });
 
   it('a burst of 10 kept-alive connections ends up served by both workers', async () => {
-    ensureBuilt();
-    run = await startRun(['--workers', '2', '--log-level', 'error']);
+    run = await startRun(['--workers', '2']);
     const url = new URL(run.url);
     const pids = execFileSync('pgrep', ['-P', String(run.child.pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
     expect(pids).toHaveLength(2);
