@@ -38,9 +38,12 @@ function collector(name: 'a' | 'b'): Promise<TestHTTPServer> {
   });
 }
 
+// waits for the build, which others may be running: minutes on a loaded machine (it passed 300 s under stress)
+beforeAll(() => {
+  if (NGINX) ensureBuilt();
+}, 900_000);
 beforeAll(async () => {
   if (!NGINX) return;
-  ensureBuilt();
   dir = mkdtempSync(join(tmpdir(), 'regolith-discovery-e2e-'));
   nginx = await startNginx();
   collectors.a = await collector('a');
