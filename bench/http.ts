@@ -95,6 +95,20 @@ async function cpuOf(s: Server): Promise<number> {
   return (await childState(s)).cpu;
 }
 
+/** The child's CPU time (µs) in user space and in the kernel. */
+function cpuParts(s: Server): Promise<NodeJS.CpuUsage> {
+  return new Promise((resolve) => {
+    const on = (m: unknown): void => {
+      const { cpu } = m as { cpu?: NodeJS.CpuUsage };
+      if (!cpu) return;
+      s.child.off('message', on);
+      resolve(cpu);
+    };
+    s.child.on('message', on);
+    s.child.send({ cpu: true });
+  });
+}
+
 /** The child's user+system CPU time (µs) and the decisions its decision log plugin logged. */
 function childState(s: Server): Promise<{ cpu: number; logged: number }> {
   return new Promise((resolve) => {
@@ -222,7 +236,7 @@ async function nodeCeilingRounds(requests: LoadRequest[], s: ReturnType<typeof r
     for (const x of servers.slice(1)) await prepare(x.srv, s, path, hand);
     console.log(`ceiling rounds: ${rounds} rounds x ${DURATION} s, wrk (1 thread) and autocannon, ${CONNECTIONS} connections; load average ${loadavg().map((x) => x.toFixed(1)).join(' ')}`);
     const res = await interleaved(
-      servers.map((x) => ({ name: x.name, url: x.srv.url, cpu: () => cpuOf(x.srv) })),
+      servers.map((x) => ({ name: x.name, url: x.srv.url, cpu: () => cpuParts(x.srv) })),
       requests,
       {
         generators: ['wrk', 'autocannon'],

@@ -31,24 +31,26 @@ function freePort(): Promise<number> {
   });
 }
 
-/** User + system CPU (µs) of a process and its children. */
-function treeCpu(pid: number): number {
+/** User and system CPU (µs) of a process and its children. */
+function treeCpu(pid: number): { user: number; system: number } {
   let pids = [pid];
   try {
     pids = pids.concat(execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number));
   } catch {
     /* no children */
   }
-  let ticks = 0;
+  let user = 0;
+  let system = 0;
   for (const p of pids) {
     try {
       const f = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+      user += Number(f[11]); // utime
+      system += Number(f[12]); // stime
     } catch {
       /* exited */
     }
   }
-  return ticks * TICK_US;
+  return { user: user * TICK_US, system: system * TICK_US };
 }
 
 async function call(url: string, method: string, body: string): Promise<{ status: number; json: unknown }> {

@@ -15,13 +15,14 @@ export type Generator = 'wrk' | 'autocannon';
 export interface Contender {
   name: string;
   url: string;
-  /** The server's CPU time so far (µs, user + system, every process of it). */
-  cpu(): Promise<number>;
+  /** The server's CPU time so far (µs, every process of it), in user space and in the kernel (loopback TCP is mostly the kernel's). */
+  cpu(): Promise<{ user: number; system: number }>;
 }
 
 export interface RunFigures extends LoadResult {
-  /** Server CPU per request (µs). */
+  /** Server CPU per request (µs), and its part in user space. */
   serverCpu: number;
+  serverUser: number;
   /** Load generator CPU per request (µs). */
   clientPerReq: number;
   /** 1-minute load average when the run ended. */
@@ -72,7 +73,7 @@ export async function interleaved(contenders: readonly Contender[], requests: re
         const c1 = await c.cpu();
         if (r.bad) throw new Error(`${c.name} under ${gen}: ${r.bad} failed requests (non-2xx, socket errors or timeouts)`);
         const n = Math.max(1, r.requests);
-        const f: RunFigures = { ...r, serverCpu: (c1 - c0) / n, clientPerReq: r.clientCpu / n, load: loadavg()[0]! };
+        const f: RunFigures = { ...r, serverCpu: (c1.user + c1.system - c0.user - c0.system) / n, serverUser: (c1.user - c0.user) / n, clientPerReq: r.clientCpu / n, load: loadavg()[0]! };
         out.get(gen)!.get(c.name)!.push(f);
         o.onRun?.(gen, c, f, round);
       }
@@ -95,6 +96,7 @@ export interface Summary {
   ratio: number;
   ratios: number[];
   serverCpu: number;
+  serverUser: number;
   /** Median over rounds of (this contender's CPU per request / the first contender's). */
   cpuRatio: number;
   clientPerReq: number;
@@ -115,6 +117,7 @@ export function summarize(res: RoundResults): Summary[] {
         ratio: median(ratios),
         ratios,
         serverCpu: median(runs.map((f) => f.serverCpu)),
+        serverUser: median(runs.map((f) => f.serverUser)),
         cpuRatio: median(runs.map((f, i) => f.serverCpu / base![i]!.serverCpu)),
         clientPerReq: median(runs.map((f) => f.clientPerReq)),
         p99: median(runs.map((f) => f.p99)),
@@ -136,13 +139,14 @@ export function paired(res: RoundResults, gen: Generator, a: string, b: string):
 export function summaryTable(rows: readonly Summary[], of: string): string {
   const fmt = (x: number) => Math.round(x).toLocaleString('en-US');
   return table([
-    ['load generator', 'server', 'req/s (median)', `x ${of} (per round)`, 'server CPU/req', `CPU x ${of}`, 'generator CPU/req', 'p99', 'load avg (1 min)'],
+    ['load generator', 'server', 'req/s (median)', `x ${of} (per round)`, 'server CPU/req', 'of it user', `CPU x ${of}`, 'generator CPU/req', 'p99', 'load avg (1 min)'],
     ...rows.map((s) => [
       s.gen,
       s.name,
       fmt(s.rps),
       `${s.ratio.toFixed(2)} (${s.ratios.map((r) => r.toFixed(2)).join(', ')})`,
       `${s.serverCpu.toFixed(1)} µs`,
+      `${s.serverUser.toFixed(1)} µs`,
       s.cpuRatio.toFixed(2),
       `${s.clientPerReq.toFixed(1)} µs`,
       `${s.p99.toFixed(2)} ms`,
