@@ -66,9 +66,12 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
   const als = new AsyncLocalStorage<Context>();
   const active = (): Context | undefined => als.getStore();
   const recording = (ctx: Context): boolean => trace.getSpan(ctx)?.isRecording() ?? false;
+  /** At 0 % only a caller's trace is ever recorded: a call without one is not even offered to the sampler. */
+  const untraced = (parent: Context): boolean => cfg.sample_percentage === 0 && !trace.getSpanContext(parent);
 
   const requests: RequestSpans = (listener, label) => (inc: IncomingMessage, res: ServerResponse) => {
     const parent = propagator.extract(ROOT_CONTEXT, inc.headers, getter);
+    if (untraced(parent)) return listener(inc, res);
     const method = inc.method ?? 'GET';
     const span = tracer.startSpan(method, { kind: SpanKind.SERVER }, parent);
     if (span.isRecording()) {
@@ -146,6 +149,7 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
     },
     server(name, carrier, attributes, fn) {
       const parent = propagator.extract(ROOT_CONTEXT, carrier, getter);
+      if (untraced(parent)) return fn(UNTRACED);
       const span = tracer.startSpan(name, { kind: SpanKind.SERVER }, parent);
       if (span.isRecording()) span.setAttributes(attributes());
       else if (!trace.getSpanContext(parent)) return fn(UNTRACED);
