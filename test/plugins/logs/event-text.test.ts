@@ -18,6 +18,8 @@ import { seededRandom } from '../../seeded-random.js';
 const STRINGS = ['', 'a', 'Zed', 'b"q', 'back\\slash', 'tab\there', 'nl\n', '\u0001ctl', 'é', '日本', '😀', 'lone \ud800 hi', '\udc00', '</script>', 'a'.repeat(300), 'x"'.repeat(200)];
 const NUMBERS = [0, -0, 1, -17, 3.5, 1e21, 1e-7, 2 ** 53, 123456789.125];
 
+const pickOf = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+
 function randomValue(r: () => number, depth: number): Value {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const k = r();
@@ -52,9 +54,10 @@ describe('decision-log event text', () => {
     const text = new EventText();
     const writer = new EventWriter();
     const revisionSets: Record<string, string>[] = [{}, { only: 'r1' }, { zeta: 'r2', alpha: 'r"3', mid: '' }];
+    const labelSets: Record<string, string>[] = [{ id: 'inst', version: '0.1.0', 'z"label': 'é' }, { id: 'other', version: '0.1.0' }, {}];
     for (let i = 0; i < 1500; i++) {
       const d: LoggedDecision = { decision_id: `id-${i}`, timestamp: '2026-11-26T06:00:00.000Z' };
-      if (r() < 0.8) d.path = r() < 0.5 ? 'data.rbac.allow' : 'data.a["b c"][0].d';
+      if (r() < 0.8) d.path = pickOf(r, ['data.rbac.allow', 'data.a["b c"][0].d', 'data.x["q\\"é"]', 'data.rbac.deny']);
       if (r() < 0.2) d.query = 'x = data.q; y := "s"';
       if (r() < 0.8) d.input = randomValue(r, 4);
       if (r() < 0.7) d.result = randomValue(r, 3);
@@ -63,7 +66,8 @@ describe('decision-log event text', () => {
       if (r() < 0.3) d.metrics = r() < 0.3 ? {} : { timer_rego_query_eval_ns: 1200, counter_x: 3 };
       if (r() < 0.2) d.nd_builtin_cache = randomValue(r, 2);
       if (r() < 0.2) d.req_id = Math.floor(r() * 1000);
-      const ctx = { labels: { id: 'inst', version: '0.1.0', 'z"label': 'é' }, revisions: revisionSets[i % 3]! };
+      // labels and revisions change now and then, as they do with discovery and bundle activations
+      const ctx = { labels: labelSets[Math.floor(i / 7) % 3]!, revisions: revisionSets[i % 3]! };
       const want = encodeEvent(buildEvent(d, ctx));
       expect(encodeDecision(d, ctx, text)).toBe(want);
       // the same bytes, written with no string
