@@ -38,13 +38,20 @@ export interface DataReadRequest {
 const MALFORMED_INPUT = 'body contains malformed input document';
 
 /**
+ * Shorter bodies are parsed whole either way (readNeeded reads texts under 2,000 characters
+ * with parseJSON): asking the engine what the decision reads would cost a plan lookup per
+ * request for nothing. Bytes >= characters, so the test is safe for any UTF-8 text.
+ */
+const SPARSE_MIN_BYTES = 2000;
+
+/**
  * The `input` of a decoded POST body (undefined without one); 400 unless the body is an
  * object. `whole`: build all of it (an explanation may show any of it); otherwise only
  * what the decision can read is built, unless decisions are logged (the log holds the
  * whole input). Every byte is checked either way.
  */
 export function postInput(req: DataReadRequest, body: Buffer, ctx: ServerContext, whole = false): Value | undefined {
-  const needs = whole || ctx.opts.decisionLogger ? undefined : bodyNeeds(ctx, req.path);
+  const needs = whole || ctx.opts.decisionLogger || body.length < SPARSE_MIN_BYTES ? undefined : bodyNeeds(ctx, req.path);
   const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming, needs);
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
