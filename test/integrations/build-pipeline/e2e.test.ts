@@ -202,9 +202,10 @@ describe('pipeline webhook', () => {
     const logs = await collector();
     addVersion(insights, 'NPM', 'left-pad', '1.3.0', { licenses: ['MIT'] });
     const cfg = {
+      // no header deadline (the default 10 s is 200 ms here, which a loaded machine misses: a read retried counts twice)
       services: {
-        ci: { url: ci.url, credentials: { bearer: { token: 'ci-secret' } } },
-        insights: { url: insights.url },
+        ci: { url: ci.url, credentials: { bearer: { token: 'ci-secret' } }, response_header_timeout_seconds: 0 },
+        insights: { url: insights.url, response_header_timeout_seconds: 0 },
         logs: { url: logs.url },
       },
       adapters: {
@@ -264,7 +265,8 @@ describe('pipeline webhook', () => {
   });
 
   it('decides a freshly finished job on data that includes its tests, and logs the revision that decided', async () => {
-    const { s, logs } = await deployServer();
+    // the read before the decision gets 20 s, not 5 configured seconds = 100 ms a loaded machine can miss (the deadline has its own test below)
+    const { s, logs } = await deployServer({}, {}, { decide_within_seconds: 1000 });
     const before = (await s.get('/v1/status')).body.result.adapters.pipeline.active_revision;
     const testsRead = () => ci.requests.filter((r) => r.url.endsWith('/300/tests')).length;
     ci.jobs.get('github/acme/api')!.push(job('acme', 'api', 300, 'main'));

@@ -57,7 +57,8 @@ afterEach(async () => {
 
 function config(adapter: Record<string, unknown> = {}, token = 'dm-secret'): Record<string, unknown> {
   return {
-    services: { dm: { url: dm.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 5 } },
+    // no header deadline (0, as Go's): at 20 ms a configured second any deadline is one a loaded machine misses (a read retried, or failed with no document)
+    services: { dm: { url: dm.url, credentials: { bearer: { token } }, response_header_timeout_seconds: 0 } },
     adapters: { dm: { type: 'deployment_manager', service: 'dm', trigger: 'manual', retry: { max_retries: 2 }, projects: [PROD, STAGING], operations_limit: 3, ...adapter } },
   };
 }
@@ -254,7 +255,7 @@ describe('change_window policy over data.deployments and data.calendar', () => {
 
   async function both(): Promise<Served> {
     const cfg = config();
-    (cfg['services'] as Record<string, unknown>)['gcal'] = { url: cal.url, credentials: { bearer: { token: 'cal-secret' } } };
+    (cfg['services'] as Record<string, unknown>)['gcal'] = { url: cal.url, credentials: { bearer: { token: 'cal-secret' } }, response_header_timeout_seconds: 0 };
     (cfg['adapters'] as Record<string, unknown>)['cal'] = { type: 'calendar', service: 'gcal', trigger: 'manual', event_types: ['outOfOffice'], free_busy: false };
     // the owner label holds a name (label values hold no "@"): the domain makes it the calendar id
     const s = await start(cfg, { 'change_window.rego': shippedPolicy('deployments/change_window.rego'), 'settings.rego': 'package change_window\n\nowner_domain := "example.com"\n' });
