@@ -16,6 +16,7 @@ export class EventWriter {
   private at = 0;
   /** The pieces that repeat from event to event, as bytes. */
   private readonly constants = new ConstantBytes();
+  private readonly shapes = new Shapes();
 
   /** Writes the event of `d` (what encodeDecision returns, as UTF-8); returns its size. */
   decision(d: LoggedDecision, ctx: EventContext, text: EventText): number {
@@ -171,9 +172,23 @@ export class EventWriter {
     if (v instanceof RSet || v instanceof RObject || v instanceof BigNum) return this.text(toJSONText(v));
     const o = v as PlainObject;
     const keys = Object.keys(o);
-    sortKeys(keys);
+    const shape = this.shapes.of(keys);
     this.ascii('{');
     let first = true;
+    if (shape) {
+      // keys seen before in this order: their sorted order and their bytes are known
+      const { order, keyBytes } = shape;
+      for (let i = 0; i < order.length; i++) {
+        const x = o[keys[order[i]!]!];
+        if (x === undefined) continue;
+        if (!first) this.ascii(',');
+        first = false;
+        this.bytes(keyBytes[i]!);
+        this.value(x);
+      }
+      return this.ascii('}');
+    }
+    sortKeys(keys);
     for (let i = 0; i < keys.length; i++) {
       const k = keys[i]!;
       const x = o[k];
@@ -186,6 +201,63 @@ export class EventWriter {
     }
     this.ascii('}');
   }
+}
+
+/** An object's keys in the order Object.keys gave them, their sorted order, and each sorted key's `"key":` bytes. */
+interface Shape {
+  keys: string[];
+  order: number[];
+  keyBytes: Buffer[];
+  /** Another shape with the same first key. */
+  next: Shape | undefined;
+}
+
+const SHAPES_MAX = 512;
+const SHAPE_KEYS_MAX = 32;
+
+/**
+ * The objects of decision inputs come in a few shapes (a client sends the same keys in the
+ * same order): per shape, the sort of its keys and their text are done once. A shape is found
+ * by its first key and checked key by key (strings from one parser are mostly the same
+ * strings, so each check is a pointer comparison); a shape seen once is remembered on its
+ * second sighting only, so inputs with ever-new keys add no work but that check.
+ */
+class Shapes {
+  private readonly byFirst = new Map<string, Shape>();
+  private readonly seen = new Map<string, string[]>();
+  private count = 0;
+
+  of(keys: string[]): Shape | undefined {
+    const n = keys.length;
+    if (n === 0 || n > SHAPE_KEYS_MAX) return undefined;
+    const first = keys[0]!;
+    for (let s = this.byFirst.get(first); s; s = s.next) if (sameKeys(s.keys, keys)) return s;
+    // remembered at the second sighting of the same keys
+    const before = this.seen.get(first);
+    if (before === undefined || !sameKeys(before, keys)) {
+      if (this.seen.size >= SHAPES_MAX) this.seen.clear();
+      this.seen.set(first, keys.slice());
+      return undefined;
+    }
+    if (this.count >= SHAPES_MAX) {
+      this.byFirst.clear();
+      this.count = 0;
+    }
+    const sorted = keys.slice();
+    sortKeys(sorted);
+    const order = sorted.map((k) => keys.indexOf(k));
+    const shape: Shape = { keys: keys.slice(), order, keyBytes: sorted.map((k) => Buffer.from(JSON.stringify(k) + ':')), next: this.byFirst.get(first) };
+    this.byFirst.set(first, shape);
+    this.count++;
+    return shape;
+  }
+}
+
+function sameKeys(a: string[], b: string[]): boolean {
+  const n = a.length;
+  if (n !== b.length) return false;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 const PATHS_MAX = 1000;

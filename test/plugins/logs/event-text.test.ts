@@ -90,6 +90,22 @@ describe('decision-log event text', () => {
     expect(Date.parse(ev['timestamp'] as string)).toBeGreaterThan(0);
   });
 
+  it('writes objects of a shape seen before as it writes new ones (same keys, other orders, other values)', () => {
+    const r = seededRandom(91);
+    const writer = new EventWriter();
+    const text = new EventText();
+    const ctx = { labels: { id: 'i' }, revisions: {} };
+    // a few shapes sharing first keys, keys that sort differently by UTF-8 bytes, undefined members
+    const shapes = [['user', 'action', 'resource'], ['user', 'action'], ['user', 'resource', 'action'], ['ｚ', '😀', 'z', 'a'], ['b', 'a'], Array.from({ length: 40 }, (_, i) => `k${40 - i}`)];
+    for (let i = 0; i < 2000; i++) {
+      const input = newPlainObject();
+      for (const k of pickOf(r, shapes)) input[k] = r() < 0.1 ? (undefined as unknown as Value) : r() < 0.5 ? randomValue(r, 2) : { y: i, x: [i], w: { b: 1, a: 2 } };
+      const d: LoggedDecision = { decision_id: `id-${i}`, input, timestamp: '2026-11-26T06:00:00.000Z' };
+      writer.decision(d, ctx, text);
+      expect(writer.toString()).toBe(encodeEvent(buildEvent(d, ctx)));
+    }
+  });
+
   it('keeps the bundles text of a frozen revisions object, and rewrites it for a new or unfrozen one', () => {
     const text = new EventText();
     const d: LoggedDecision = { decision_id: 'x', timestamp: '2026-01-01T00:00:00.000Z' };
