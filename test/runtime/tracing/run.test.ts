@@ -65,3 +65,36 @@ describe('regolith run with distributed_tracing', () => {
     expect(mine.find((s) => s.name === 'GET v1/data')?.parentSpanId?.toLowerCase()).toBe('b7ad6b7169203331');
   }, 90_000);
 });
+
+describe('regolith run with an OTLP receiver that refuses the spans', () => {
+  it('logs the failed flush at shutdown and still exits 0', async () => {
+    // 400 is not retried: the flush fails at once
+    const refusing = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(400, { 'content-type': 'application/json' }).end('{"code":3,"message":"no"}'));
+    });
+    await new Promise<void>((ok) => refusing.listen(0, '127.0.0.1', ok));
+    const port = await freePort();
+    writeFileSync(join(dir, 'p2.rego'), 'package y\n\nallow := true\n');
+    writeFileSync(
+      join(dir, 'refused.yaml'),
+      `distributed_tracing:\n  type: http\n  address: 127.0.0.1:${(refusing.address() as AddressInfo).port}\n  batch_span_processor_options:\n    batch_timeout_ms: 60000\n`,
+    );
+    const run = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'refused.yaml'), join(dir, 'p2.rego')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    run.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    run.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    const exited = new Promise<number | null>((ok) => run.once('exit', (code) => ok(code)));
+    try {
+      await waitFor('the server', async () => out.includes('Initializing server.'), 60_000);
+      const r = await fetch(`http://127.0.0.1:${port}/v1/data/y/allow`);
+      expect(await r.json()).toEqual({ result: true });
+      run.kill('SIGTERM');
+      expect(await exited, out).toBe(0);
+      expect(out).toMatch(/"level":"error".*Failed to shutdown OpenTelemetry trace exporter gracefully\./);
+    } finally {
+      run.kill('SIGKILL');
+      refusing.close();
+    }
+  }, 90_000);
+});
