@@ -7,7 +7,8 @@ import type { BuiltinContext, BuiltinFn } from './registry.js';
 
 /** The cache key OPA uses: the operands as one JSON array. */
 export function ndKey(args: Value[]): string {
-  return toJSONText(args as Value);
+  // time.now_ns and the like take no operands: no text to build
+  return args.length === 0 ? '[]' : toJSONText(args as Value);
 }
 
 /**

@@ -230,8 +230,57 @@ function compileCallExpr(e: Expr, t: Term[], pc: PlanCtx, next: Step, o?: ExprOp
     if (inlined) return inlined;
   }
   const test = name !== undefined && args.length === 2 ? COMPARISONS[name] : undefined;
-  if (test !== undefined && argCs[0]!.get && argCs[1]!.get) return compiledComparison(test, name!, argCs[0]!.get, argCs[1]!.get, withValue(next, o?.valueSlot), generic);
+  if (test !== undefined && argCs[0]!.get && argCs[1]!.get) {
+    const k = withValue(next, o?.valueSlot);
+    return equality(name!, argCs[0]!, argCs[1]!, k, generic) ?? compiledComparison(test, name!, argCs[0]!.get, argCs[1]!.get, k, generic);
+  }
   return generic;
+}
+
+function isPrimitive(v: Value | undefined): v is string | number | boolean | null {
+  return v === null || (v !== undefined && typeof v !== 'object');
+}
+
+/**
+ * `x == "*"`, `x != 1`, `p == s`: equality against a constant scalar is identity (a scalar
+ * equals only itself: numbers a double holds exactly are always JS numbers), and two
+ * variables are read from their slots. No getter per operand, no call of `equal` for
+ * scalars; the rest of the body is not called when it is the end of a nested body.
+ */
+function equality(name: string, a: TermC, b: TermC, next: Step, generic: Step): Step | undefined {
+  if (name !== 'equal' && name !== 'neq') return undefined;
+  const eq = name === 'equal';
+  const [c, other] = isPrimitive(b.constant) ? [b.constant, a] : isPrimitive(a.constant) ? [a.constant, b] : [undefined, undefined];
+  const last = next === STOP;
+  if (other !== undefined && !isPrimitive(other.constant)) {
+    const g = other.get!;
+    const s = other.slot;
+    if (s !== undefined && eq && last)
+      return (fr) => {
+        const mocks = fr.ev.mocks;
+        if (mocks !== null && mocks.has(name)) return generic(fr);
+        return fr.slots[s] === c;
+      };
+    return (fr) => {
+      const mocks = fr.ev.mocks;
+      if (mocks !== null && mocks.has(name)) return generic(fr);
+      const v = s !== undefined ? fr.slots[s] : g(fr);
+      if (v === undefined) return false;
+      return (v === c) === eq ? next(fr) : false;
+    };
+  }
+  const sa = a.slot;
+  const sb = b.slot;
+  if (sa === undefined || sb === undefined) return undefined;
+  return (fr) => {
+    const mocks = fr.ev.mocks;
+    if (mocks !== null && mocks.has(name)) return generic(fr);
+    const x = fr.slots[sa];
+    if (x === undefined) return false;
+    const y = fr.slots[sb];
+    if (y === undefined) return false;
+    return (x === y || (typeof x === 'object' && typeof y === 'object' && equal(x, y))) === eq ? next(fr) : false;
+  };
 }
 
 // Numbers and strings are the common operands: compare them without the generic path.
@@ -244,8 +293,9 @@ function cmp(a: Value, b: Value): number {
 /** The comparison built-ins (as in builtins/comparison.ts) and `in`: they never fail on values. */
 const COMPARISONS: Record<string, (a: Value, b: Value) => boolean> = {
   __proto__: null as never,
-  equal: (a, b) => a === b || equal(a, b),
-  neq: (a, b) => a !== b && !equal(a, b),
+  // only two objects (arrays, sets, objects, big numbers) can be equal without being identical
+  equal: (a, b) => a === b || (typeof a === 'object' && typeof b === 'object' && equal(a, b)),
+  neq: (a, b) => a !== b && !(typeof a === 'object' && typeof b === 'object' && equal(a, b)),
   lt: (a, b) => cmp(a, b) < 0,
   lte: (a, b) => cmp(a, b) <= 0,
   gt: (a, b) => cmp(a, b) > 0,

@@ -174,6 +174,7 @@ function compileVar(name: string, pc: PlanCtx): TermC {
     },
     tryValue: get,
     pattern: !pc.isBound(name),
+    slot: s,
   };
 }
 

@@ -19,6 +19,8 @@ export interface TermC {
   pattern: boolean;
   /** Constant value, when the term is a constant. */
   constant?: Value;
+  /** The frame slot, when the term is a plain (non-input, non-data) variable. */
+  slot?: number;
 }
 
 export const STOP: Step = () => true;

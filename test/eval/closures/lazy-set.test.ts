@@ -66,7 +66,7 @@ function list(r: Draw, n = 4): unknown[] {
   return Array.from({ length: Math.floor(r() * n) }, () => value(r));
 }
 
-function data(r: Draw): { d: { xs: unknown[] } } {
+function data(r: Draw): { d: { xs: unknown[]; objs: unknown[]; m: unknown } } {
   return {
     d: {
       xs: list(r),
@@ -99,7 +99,7 @@ describe('lazy iteration of set rules', () => {
     const r = seededRandom(30);
     const before = lazySets.built;
     let lazyPolicies = 0;
-    for (let p = 0; p < 40; p++) {
+    for (let p = 0; p < 24; p++) {
       // every other policy draws from the rules that never fail only
       const rules = SET_RULES.filter((_, i) => (p % 2 === 0 ? i < 5 : true) && r() < 0.35);
       if (rules.length === 0) rules.push(SET_RULES[Math.floor(r() * SET_RULES.length)]!);
@@ -107,12 +107,12 @@ describe('lazy iteration of set rules', () => {
       const text = policy(rules);
       for (const strict of [false, true]) {
         const reg = new Regolith({ strictBuiltinErrors: strict }).addModule('p.rego', text);
+        const prepared = QUERIES.map((q) => [q, reg.prepare(q)] as const);
         for (let i = 0; i < 4; i++) {
           const d = data(r);
           reg.setData(d);
           const inp = input(r, d);
-          for (const q of QUERIES) {
-            const pq = reg.prepare(q);
+          for (const [q, pq] of prepared) {
             const plain = answer(() => pq.evaluate({ input: inp }));
             const traced = answer(() => pq.evaluate({ input: inp, tracer: new BufferTracer() }));
             expect({ text, strict, q, input: inp, data: reg.data, answer: plain }).toEqual({ text, strict, q, input: inp, data: reg.data, answer: traced });
@@ -121,7 +121,7 @@ describe('lazy iteration of set rules', () => {
       }
     }
     // the lazy path was planned, for the policies whose set rules never fail
-    expect(lazyPolicies).toBeGreaterThan(10);
+    expect(lazyPolicies).toBeGreaterThan(6);
     expect(lazySets.built).toBeGreaterThan(before);
   });
 
