@@ -49,11 +49,10 @@ function project(): { lockfiles: string[] } {
   return { lockfiles: [join(dir, 'package-lock.json'), join(dir, 'requirements.txt')] };
 }
 
-function config(adapter: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
+/** The header deadline is 0 (none, as Go's) unless the test makes the stand-in hang: at 20 ms a configured second any deadline is one a loaded machine misses, and the retry shows as a page or batch asked twice (500 ms was missed under stress-ng at load ~20). */
+function config(adapter: Record<string, unknown>, extra: Record<string, unknown> = {}, headerTimeoutSeconds = 0): Record<string, unknown> {
   return {
-    // 25 configured seconds = 500 ms here: at 100 ms a loaded machine timed out a 5,000-version
-    // batch, and its retry showed as a page or batch asked twice (seen in a full run at load ~5)
-    services: { insights: { url: api.url, response_header_timeout_seconds: 25 } },
+    services: { insights: { url: api.url, response_header_timeout_seconds: headerTimeoutSeconds } },
     adapters: { insights: { type: 'package_insights', service: 'insights', polling: { min_delay_seconds: 1, max_delay_seconds: 1 }, ...adapter } },
     ...extra,
   };
@@ -159,7 +158,8 @@ describe('package insights adapter', () => {
     addVersion(api, 'NPM', 'a', '1.0.0');
     api.faults.push({ status: 429, retryAfter: '2' }, { status: 503 }, { hang: true }, { status: 502 });
     const t0 = Date.now();
-    const s = await start(config({ packages: ['NPM/a@1.0.0'], trigger: 'manual' }));
+    // hangs: a 500 ms header deadline (25 configured seconds)
+    const s = await start(config({ packages: ['NPM/a@1.0.0'], trigger: 'manual' }, {}, 25));
     await s.manager.trigger();
     expect((await s.get('/v1/data/insights/versions')).body.result).toHaveProperty(['NPM/a@1.0.0']);
     // Retry-After: 2 seconds at 20 ms per second in this test
@@ -170,7 +170,8 @@ describe('package insights adapter', () => {
 
   it('keeps the last good data through faults, reports each, and recovers', async () => {
     addVersion(api, 'NPM', 'a', '1.0.0');
-    const s = await start(config({ packages: ['NPM/a@1.0.0'], trigger: 'manual', retry: { max_retries: 1 } }));
+    // hangs: a 500 ms header deadline (25 configured seconds)
+    const s = await start(config({ packages: ['NPM/a@1.0.0'], trigger: 'manual', retry: { max_retries: 1 } }, {}, 25));
     await s.manager.trigger();
     const good = (await s.get('/v1/data/insights')).body.result;
     const rev = (await s.get('/v1/status')).body.result.adapters.insights.active_revision;
