@@ -224,9 +224,13 @@ async function makeExporter(cfg: TracingConfig): Promise<SpanExporter> {
   const cert = cfg.tls_cert_file ? readFileSync(cfg.tls_cert_file) : undefined;
   const key = cfg.tls_private_key_file ? readFileSync(cfg.tls_private_key_file) : undefined;
   const mtls = cfg.encryption === 'mtls';
+  // the exporter retries a failed export within its own timeout (the SDK's default, 10 s):
+  // never longer than the batch processor waits for it, so that nothing outlives a flush
+  const timeoutMillis = Math.min(10_000, cfg.batch_span_processor_options.export_timeout_ms);
   if (cfg.type === 'http') {
     const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
     return new OTLPTraceExporter({
+      timeoutMillis,
       url: `${secure ? 'https' : 'http'}://${cfg.address}/v1/traces`,
       httpAgentOptions: secure ? { ca, cert: mtls ? cert : undefined, key: mtls ? key : undefined, rejectUnauthorized: !cfg.allow_insecure_tls } : {},
     });
@@ -235,5 +239,5 @@ async function makeExporter(cfg: TracingConfig): Promise<SpanExporter> {
   const credentials = secure
     ? grpc.credentials.createSsl(ca ?? null, mtls ? (key ?? null) : null, mtls ? (cert ?? null) : null, { rejectUnauthorized: !cfg.allow_insecure_tls })
     : grpc.credentials.createInsecure();
-  return new OTLPTraceExporter({ url: `${secure ? 'https' : 'http'}://${cfg.address}`, credentials });
+  return new OTLPTraceExporter({ timeoutMillis, url: `${secure ? 'https' : 'http'}://${cfg.address}`, credentials });
 }
