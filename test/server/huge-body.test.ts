@@ -48,9 +48,11 @@ beforeAll(async () => {
     });
   });
   child = spawn(process.execPath, [BIN, 'run', '--server', '--addr', `127.0.0.1:${port}`, '--set', `server.decoding.max_length=${32 * MB}`, '--log-level', 'error'], { stdio: 'ignore' });
-  for (let i = 0; i < 100; i++) {
+  // until it answers or exits (a count of tries was a deadline a loaded machine missed; the hook's timeout bounds this)
+  for (;;) {
     const ok = await new Promise<boolean>((r) => request({ host: '127.0.0.1', port, path: '/health' }, (res) => (res.resume(), r(res.statusCode === 200))).on('error', () => r(false)).end());
     if (ok) break;
+    if (child.exitCode !== null) throw new Error(`regolith run exited with ${child.exitCode} before answering`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }, 30000);
