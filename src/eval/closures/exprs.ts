@@ -242,10 +242,10 @@ function isPrimitive(v: Value | undefined): v is string | number | boolean | nul
 }
 
 /**
- * `x == "*"`, `x != 1`, `p == s`: equality against a constant scalar is identity (a scalar
- * equals only itself: numbers a double holds exactly are always JS numbers), and two
- * variables are read from their slots. No getter per operand, no call of `equal` for
- * scalars; the rest of the body is not called when it is the end of a nested body.
+ * `x == "*"`, `x != 1`, `p == s`, `a.b == c.d`: equality against a constant scalar is
+ * identity (a scalar equals only itself: numbers a double holds exactly are always JS
+ * numbers), two variables are read from their slots, and `equal` is called only for two
+ * objects. The rest of the body is not called when it is the end of a nested body.
  */
 function equality(name: string, a: TermC, b: TermC, next: Step, generic: Step): Step | undefined {
   if (name !== 'equal' && name !== 'neq') return undefined;
@@ -271,13 +271,25 @@ function equality(name: string, a: TermC, b: TermC, next: Step, generic: Step): 
   }
   const sa = a.slot;
   const sb = b.slot;
-  if (sa === undefined || sb === undefined) return undefined;
+  if (sa !== undefined && sb !== undefined)
+    return (fr) => {
+      const mocks = fr.ev.mocks;
+      if (mocks !== null && mocks.has(name)) return generic(fr);
+      const x = fr.slots[sa];
+      if (x === undefined) return false;
+      const y = fr.slots[sb];
+      if (y === undefined) return false;
+      return (x === y || (typeof x === 'object' && typeof y === 'object' && equal(x, y))) === eq ? next(fr) : false;
+    };
+  // any two single values: the test written out here, not called through a shared table
+  const ga = a.get!;
+  const gb = b.get!;
   return (fr) => {
     const mocks = fr.ev.mocks;
     if (mocks !== null && mocks.has(name)) return generic(fr);
-    const x = fr.slots[sa];
+    const x = ga(fr);
     if (x === undefined) return false;
-    const y = fr.slots[sb];
+    const y = gb(fr);
     if (y === undefined) return false;
     return (x === y || (typeof x === 'object' && typeof y === 'object' && equal(x, y))) === eq ? next(fr) : false;
   };
