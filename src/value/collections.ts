@@ -3,7 +3,6 @@
 // object is cached for the evaluation, so iterating a large base document is cheap.
 
 import { RObject, RSet, BigNum, sortedKeys, type Value, type PlainObject } from './index.js';
-import { ownKey, UNKNOWN } from './own-key.js';
 
 const insertionOrdered = new WeakSet<object>();
 
@@ -27,11 +26,8 @@ export function lookup(coll: Value | undefined, key: Value): Value | undefined {
   // The common case first: a string key into a plain object. Reading `constructor` costs
   // a few ns where each `instanceof` below costs ~15 (measured on JSON.parse objects); an
   // object with its own "constructor" key, or none, simply takes the general path.
-  if (typeof key === 'string') {
-    const y = ownKey(coll, key);
-    if (y !== UNKNOWN) return y;
-    if ((coll as { constructor?: unknown }).constructor === Object) return Object.hasOwn(coll, key) ? (coll as PlainObject)[key] : undefined;
-  }
+  if (typeof key === 'string' && (coll as { constructor?: unknown }).constructor === Object)
+    return Object.hasOwn(coll, key) ? (coll as PlainObject)[key] : undefined;
   if (Array.isArray(coll)) {
     let i: number;
     if (typeof key === 'number') i = key;
