@@ -170,7 +170,8 @@ describe.each([[[] as string[]], [['--workers', '2']]])('regolith run --server %
     if (extra.length) await waitFor('workers', () => workerPids(run.child.pid!).length === 2, 30_000);
     const t0 = Date.now();
     const stopped = run.kill('SIGTERM');
-    await new Promise((r) => setTimeout(r, 400));
+    // asked as soon as the wait has begun: a fixed 400 ms could end past the 1 s on a loaded machine
+    await waitFor('the wait period to begin', () => run.output().includes('Waiting 1s before initiating shutdown...'), 10_000);
     expect((await decide(run.url, 'alice')).status).toBe(200);
     await stopped;
     expect(Date.now() - t0).toBeGreaterThanOrEqual(1000);
