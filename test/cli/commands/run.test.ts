@@ -107,12 +107,15 @@ describe('regolith run --server', () => {
 
   it('finishes a request in flight before exiting on SIGTERM', async () => {
     // A loopback upstream that answers slowly: the decision waits on http.send.
-    const upstream: Server = createServer((_req, res) =>
+    let reached!: () => void;
+    const waiting = new Promise<void>((r) => (reached = r));
+    const upstream: Server = createServer((_req, res) => {
+      reached();
       setTimeout(() => {
         res.setHeader('content-type', 'application/json');
         res.end('{"ok": true}');
-      }, 800),
-    );
+      }, 800);
+    });
     await new Promise<void>((r) => upstream.listen(0, '127.0.0.1', r));
     const port = (upstream.address() as AddressInfo).port;
     const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
@@ -120,7 +123,8 @@ describe('regolith run --server', () => {
     try {
       const s = await start(['--server', '--addr', '127.0.0.1:0', dir]);
       const pending = decide(s.url, 'slow/ok', {});
-      await new Promise((r) => setTimeout(r, 300));
+      // the signal once the decision is in flight (its http.send reached the upstream), not after a fixed 300 ms it may not have arrived in
+      await waiting;
       s.child.kill('SIGTERM');
       expect(await within(pending, 15_000, 'request in flight')).toEqual({ result: true });
       expect(await within(s.exited, 15_000, 'exit after SIGTERM')).toBe(0);
@@ -152,12 +156,13 @@ describe('regolith run --server', () => {
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     const exited = new Promise((r) => child.on('exit', r));
+    // until it answers or exits (20 s of tries was a deadline on start-up a loaded machine can miss; the test's timeout bounds this)
     let health: Response | undefined;
-    for (let i = 0; i < 100 && !health; i++) {
+    while (!health && child.exitCode === null) {
       health = await fetch(`http://127.0.0.1:${port}/health`).catch(() => undefined);
       if (!health) await new Promise((r) => setTimeout(r, 200));
     }
-    expect(health?.status).toBe(200);
+    expect(health?.status, err).toBe(200);
     child.kill('SIGTERM');
     expect(await within(exited, 15_000, 'exit')).toBe(0);
     expect(err).toBe('');
