@@ -14,7 +14,11 @@
 // itself (`kill $!`); whatever it leaves behind is stopped here: each block runs in its own
 // process group, which is killed once the block ends. A comment in the block that shows a
 // JSON answer (`# {"result":true}`, on its own line or after a command) must appear in the
-// block's output as written.
+// block's output as written. So must the output a block shows in full-line comments right
+// after a command (no blank line between): `# true` below a command means its output has the
+// line `true`, and consecutive such comments (`#` alone for an empty line) are lines that
+// follow one another in it. A comment after a blank line, or inside a here-document, is
+// prose and is not checked.
 //
 // `<!-- runnable with npm start -->` marks a block that talks to the server `npm start` runs
 // (examples/sample on localhost:8181): the test starts that server (from the built CLI) for
@@ -49,6 +53,40 @@ export function runnableBlocks(markdown: string): { line: number; text: string; 
 /** The JSON answers a block's comments show. */
 export function shownAnswers(text: string): string[] {
   return [...text.matchAll(/(?:^|\s)# (\{".*\})\s*$/gm)].map((m) => m[1]!);
+}
+
+/**
+ * The output a block shows in full-line comments right after a command: each run of such
+ * comments, as the lines it shows joined by newlines. Comments after a blank line or at the
+ * start of a block explain rather than show; here-document bodies are files, not output.
+ */
+export function shownOutputs(text: string): string[] {
+  const shown: string[] = [];
+  let run: string[] | undefined;
+  let afterCommand = false;
+  let heredoc: string | undefined;
+  const end = () => {
+    if (run) shown.push(run.join('\n'));
+    run = undefined;
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (heredoc !== undefined) {
+      if (line.trim() === heredoc) heredoc = undefined;
+      continue;
+    }
+    if (line === '#' || line.startsWith('# ')) {
+      if (run) run.push(line.slice(2));
+      else if (afterCommand) run = [line.slice(2)];
+      continue;
+    }
+    end();
+    afterCommand = line.trim() !== '';
+    heredoc = /<<-?\s*['"]?(\w+)['"]?/.exec(line)?.[1];
+    if (heredoc !== undefined) afterCommand = false;
+  }
+  end();
+  return shown;
 }
 
 const blocks = runnableBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
@@ -107,6 +145,39 @@ function stopGroup(pid: number): void {
   }
 }
 
+describe('the output a block shows', () => {
+  it('is the comments right after a command, a run of them being consecutive lines', () => {
+    const block = [
+      "echo '{}' |",
+      '  regolith eval -I --format source q',
+      '# # Query 1',
+      '# x == 1',
+      '#',
+      '# # Query 2',
+      'regolith version   # a trailing note is not output',
+      '# Version: 0.1.0',
+    ].join('\n');
+    expect(shownOutputs(block)).toEqual(['# Query 1\nx == 1\n\n# Query 2', 'Version: 0.1.0']);
+  });
+
+  it('leaves out comments after a blank line, at the start and inside a here-document', () => {
+    const block = [
+      '# start the server first',
+      'cat > p.rego <<\'REGO\'',
+      'package p',
+      '# allow everyone',
+      'allow := true',
+      'REGO',
+      '# the file is written',
+      'echo done',
+      '',
+      '# now ask it',
+      'regolith eval -d p.rego data.p.allow',
+    ].join('\n');
+    expect(shownOutputs(block)).toEqual([]);
+  });
+});
+
 describe('README blocks marked runnable', () => {
   it('there are such blocks (the marker was not lost)', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
@@ -126,6 +197,7 @@ describe('README blocks marked runnable', () => {
       }
       expect(r.code, r.output).toBe(0);
       for (const answer of shownAnswers(b.text)) expect(r.output).toContain(answer);
+      for (const shown of shownOutputs(b.text)) expect(r.output, `README.md:${b.line} shows this output`).toContain(shown);
     }, 180_000);
   }
 });
