@@ -108,8 +108,10 @@ describe('the packed tarball', () => {
     expect(tarFiles).toContain('dist/cjs/index.cjs');
     expect(tarFiles).toContain('dist/cjs/index.d.cts');
     expect(tarFiles).toContain('dist/cli/main.js');
+    expect(tarFiles).toContain('policies/supply-chain/supply_chain.rego');
     const unwanted = tarFiles.filter((f) =>
-      /^(src|test|bench|ui|scripts|lint|deploy|examples|docs)\//.test(f) || /\.map$/.test(f) || (/\.ts$/.test(f) && !/\.d\.c?ts$/.test(f)),
+      /^(src|test|bench|ui|scripts|lint|deploy|examples|docs)\//.test(f) || /\.map$/.test(f) || (/\.ts$/.test(f) && !/\.d\.c?ts$/.test(f)) ||
+      /_test\.rego$/.test(f), // the shipped policies' own tests
     );
     expect(unwanted).toEqual([]);
   });
@@ -135,6 +137,15 @@ describe('the installed package', () => {
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(evaluated.stdout.trim()).toBe('true');
   });
+
+  it('finds its shipped policies (upgrade-check runs policies/runtime-upgrade from the package)', () => {
+    const ex = (f: string) => join(ROOT, 'examples/upgrade', f);
+    const r = run('npx', ['--no-install', 'regolith', 'upgrade-check', '--cluster', ex('facts.yaml'), '--organization', ex('org.json'), ex('overrides.yaml')], app);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('ready: no violations');
+    const broken = run('npx', ['--no-install', 'regolith', 'upgrade-check', '--cluster', ex('facts.yaml'), '--organization', ex('org.json'), ex('overrides-1.2.yaml')], app);
+    expect(broken.code, broken.stdout + broken.stderr).toBe(1);
+  }, 120_000);
 
   it('starts the server and answers a decision (the bundled modules find their dependencies)', async () => {
     writeFileSync(join(app, 'server.rego'), 'package app\n\nallow if input.user == "alice"\n');
