@@ -26,7 +26,7 @@
 
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -178,23 +178,11 @@ describe('the output a block shows', () => {
   });
 });
 
-/** The repository paths a text names (`examples/replay/events.ndjson`, `deploy/envoy/config.yaml`, ...), not URLs. */
-export function namedPaths(text: string): string[] {
-  const re = /(?<![\w./-])(?:examples|deploy|policies|docs|src|test|bench|scripts|ui|lint)\/[\w./-]*\w/g;
-  return [...new Set(text.match(re) ?? [])];
-}
-
 describe('README blocks marked runnable', () => {
   it('there are such blocks (the marker was not lost)', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(5);
   });
 
-  it('names only files and folders the repository has (the examples every block uses)', () => {
-    const named = namedPaths(readFileSync(join(ROOT, 'README.md'), 'utf8'));
-    expect(named).toContain('examples/tracing/config.yaml');
-    expect(named.filter((p) => !existsSync(join(ROOT, p)))).toEqual([]);
-    expect(namedPaths('see https://example.org/docs/latest/x and `examples/a.yaml`')).toEqual(['examples/a.yaml']);
-  });
   for (const b of blocks) {
     it(`README.md:${b.line} runs: ${b.text.split('\n')[0]}`, async (ctx) => {
       const stop = b.npmStart ? await startSample() : undefined;
