@@ -142,14 +142,20 @@ export class PreparedQuery {
 
   /** Evaluates synchronously. Throws IOPending if the policy needs I/O (use evaluateAsync). */
   evaluate(o: EvaluateOptions = {}): QueryResult[] {
-    return toResults(this.evaluateRaw(o));
+    // results built once, as plain JS (not as Rego values converted after)
+    return this.sync(o, true) as QueryResult[];
   }
 
   /** Rego values (sets, big numbers) instead of plain JS. */
   evaluateRaw(o: EvaluateOptions = {}): RawResult[] {
+    return this.sync(o, false) as RawResult[];
+  }
+
+  private sync(o: EvaluateOptions, plain: boolean): QueryResult[] | RawResult[] {
     try {
       // the I/O a built-in would start here has no async run to take it over: never start it
-      return this.plan.run(this.opts(o, true));
+      const opts = this.opts(o, true);
+      return plain ? this.plan.runPlain(opts) : this.plan.run(opts);
     } catch (e) {
       const b = e instanceof IOPending ? asyncBuiltinOf(e) : undefined;
       if (b) (e as IOPending).message = `${b.name} is asynchronous (its implementation returns a promise): use evaluateAsync`;

@@ -8,7 +8,7 @@ import { RegoEvalError, Suspend } from './errors.js';
 import { PlanCtx } from './closures/ctx.js';
 import { compileBody } from './closures/exprs.js';
 import type { Step } from './closures/types.js';
-import type { Value } from '../value/index.js';
+import { toJS, type Value } from '../value/index.js';
 import { TraceSink, type Tracer } from './trace/events.js';
 import { traceExpr, traceQuery } from './trace/plan.js';
 import { captures, iterates } from './query-capture.js';
@@ -26,6 +26,12 @@ export interface RunOptions extends QueryStateOptions {
 export interface RawResult {
   bindings: Map<string, Value>;
   expressions: { value: Value; text: string; location?: { row: number; col: number } }[];
+}
+
+/** A result as the library hands it out: values as plain JS (see toJS), bindings as an object. */
+export interface PlainResult {
+  expressions: { value: unknown; text: string; location?: { row: number; col: number } }[];
+  bindings: Record<string, unknown>;
 }
 
 export class IOPending extends Error {
@@ -104,20 +110,28 @@ export class QueryPlan {
 
   /** Synchronous run; throws IOPending if a built-in needs I/O that has not completed. */
   run(o: RunOptions = {}): RawResult[] {
+    return this.timed(o, false) as RawResult[];
+  }
+
+  /**
+   * run(), with each result built once in the library's shape (plain JS values, bindings
+   * as an object) instead of as Rego values to be converted after.
+   */
+  runPlain(o: RunOptions = {}): PlainResult[] {
+    return this.timed(o, true) as PlainResult[];
+  }
+
+  private timed(o: RunOptions, plain: boolean): RawResult[] | PlainResult[] {
     const t0 = o.metrics ? process.hrtime.bigint() : 0n;
     try {
-      return this.runInner(o);
+      if (o.tracer) return this.runTraced(o, o.tracer, plain);
+      return this.runWith(o, this.step, this.nslots, plain);
     } finally {
       if (o.metrics) o.metrics['timer_rego_query_eval_ns'] = (o.metrics['timer_rego_query_eval_ns'] ?? 0) + Number(process.hrtime.bigint() - t0);
     }
   }
 
-  private runInner(o: RunOptions): RawResult[] {
-    if (o.tracer) return this.runTraced(o, o.tracer);
-    return this.runWith(o, this.step, this.nslots);
-  }
-
-  private runTraced(o: RunOptions, tracer: Tracer): RawResult[] {
+  private runTraced(o: RunOptions, tracer: Tracer, plain: boolean): RawResult[] | PlainResult[] {
     if (!this.tracedStep) {
       // slot layout differs between the two plans; keep the untraced outputs/exprs intact
       const saved = [this.outputs, this.exprs] as const;
@@ -131,7 +145,7 @@ export class QueryPlan {
     const [outs, exprs] = this.tracedOutputs!;
     let suspended = false;
     try {
-      return this.runWith({ ...o, tracer: sink }, this.tracedStep, this.tracedSlots, outs, exprs, sink);
+      return this.runWith({ ...o, tracer: sink }, this.tracedStep, this.tracedSlots, plain, outs, exprs, sink);
     } catch (e) {
       suspended = (e as { suspend?: unknown }).suspend !== undefined;
       throw e;
@@ -146,18 +160,23 @@ export class QueryPlan {
     o: RunOptions,
     step: Step,
     nslots: number,
+    plain: boolean,
     outputs = this.outputs,
     exprs = this.exprs,
     sink?: TraceSink,
-  ): RawResult[] {
+  ): RawResult[] | PlainResult[] {
     const q = new QueryState(o);
     q.holdPrints = true;
     q.root = this.policy.root;
     if (sink) sink.noteLocation = () => q.bctx.location;
     q.checkLimits();
     const ev = new EvalCtx(q, o.input, o.data ?? {}, null, null, null);
-    const results: RawResult[] = [];
+    const results: (RawResult | PlainResult)[] = [];
     const fr = new Frame(new Array(nslots), ev, (f) => {
+      if (plain) {
+        results.push(plainResult(f.slots, outputs, exprs));
+        return !!o.first;
+      }
       const bindings = new Map<string, Value>();
       for (const { name, slot } of outputs) {
         const v = f.slots[slot];
@@ -189,7 +208,7 @@ export class QueryPlan {
       throw e;
     }
     q.releasePrints();
-    return results;
+    return results as RawResult[] | PlainResult[];
   }
 
   /** Asynchronous run: waits for I/O built-ins, re-running the query with their results. */
@@ -214,4 +233,21 @@ export class QueryPlan {
       }
     }
   }
+}
+
+/** One solution in the library's shape, converted as it is read from the slots. */
+function plainResult(slots: (Value | undefined)[], outputs: { name: string; slot: number }[], exprs: { slot: number; text: string; location?: Location }[]): PlainResult {
+  const bindings: Record<string, unknown> = {};
+  for (let i = 0; i < outputs.length; i++) {
+    const v = slots[outputs[i]!.slot];
+    if (v !== undefined) bindings[outputs[i]!.name] = toJS(v);
+  }
+  const expressions = new Array<PlainResult['expressions'][number]>(exprs.length);
+  for (let i = 0; i < exprs.length; i++) {
+    const x = exprs[i]!;
+    const v = slots[x.slot];
+    // as in runWith: no value slot (a comparison that held) reports true; null stays null
+    expressions[i] = { value: v === undefined ? true : toJS(v), text: x.text, location: x.location ? { row: x.location.row, col: x.location.col } : undefined };
+  }
+  return { expressions, bindings };
 }
