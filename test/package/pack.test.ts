@@ -52,6 +52,9 @@ function runAsync(cmd: string, args: string[], cwd: string, env: Record<string, 
   });
 }
 
+// Built-ins whose libraries (graphql, ajv) are runtime dependencies required on first call.
+const LAZY_DEPS_QUERY = '[graphql.is_valid("{ a }", "type Query { a: Int }"), json.match_schema({"a": 1}, {"type": "object"})[0]]';
+
 const mb = (n: number) => `${(n / 1024 / 1024).toFixed(2)} MB`;
 
 beforeAll(async () => {
@@ -136,6 +139,11 @@ describe('the installed package', () => {
     const evaluated = run('npx', ['--no-install', 'regolith', 'eval', '-d', 'policy.rego', '-i', 'input.json', '--format', 'raw', 'data.app.allow'], app);
     expect(evaluated.code, evaluated.stderr).toBe(0);
     expect(evaluated.stdout.trim()).toBe('true');
+
+    // The built-ins that load a runtime dependency on first call (graphql, ajv) find it in the installed tree.
+    const lazy = run('npx', ['--no-install', 'regolith', 'eval', '--format', 'raw', LAZY_DEPS_QUERY], app);
+    expect(lazy.code, lazy.stderr).toBe(0);
+    expect(lazy.stdout.trim()).toBe('[true,true]');
   });
 
   it('finds its shipped policies (upgrade-check runs policies/runtime-upgrade from the package)', () => {
@@ -195,6 +203,19 @@ describe('the installed package', () => {
     const r = run(process.execPath, ['cjs.cjs'], app);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.trim()).toBe('[true,false]');
+
+    // The CommonJS build loads graphql and ajv on first call too.
+    writeFileSync(join(app, 'lazy.cjs'), `const { Regolith } = require('regolith');
+const r = new Regolith();
+r.addModule('lazy.rego', ${JSON.stringify(`package lazy
+
+v := ${LAZY_DEPS_QUERY}
+`)});
+console.log(JSON.stringify(r.decide('lazy/v', {})));
+`);
+    const lazy = run(process.execPath, ['lazy.cjs'], app);
+    expect(lazy.code, lazy.stderr).toBe(0);
+    expect(lazy.stdout.trim()).toBe('[true,true]');
   });
 
   it('gives TypeScript its types for both entries', () => {
