@@ -1,4 +1,5 @@
-// Every README block marked runnable runs as written, from the repository's root.
+// Every block marked runnable in the README (and in examples/sample/README-snippet.md, which
+// it links for more requests) runs as written, from the repository's root.
 //
 // The marker is an HTML comment on the line right before the opening fence:
 //
@@ -35,17 +36,20 @@ import { BIN, ROOT, ensureBuilt } from './cli/helpers.js';
 const MARKER = '<!-- runnable -->';
 const WITH_START = '<!-- runnable with npm start -->';
 
-/** The runnable blocks: their text and the README line of their fence. */
-export function runnableBlocks(markdown: string): { line: number; text: string; npmStart: boolean }[] {
+/** The Markdown files whose runnable blocks run here. */
+const FILES = ['README.md', 'examples/sample/README-snippet.md'];
+
+/** The runnable blocks: their text and the line of their fence in `file`. */
+export function runnableBlocks(markdown: string, file = 'README.md'): { file: string; line: number; text: string; npmStart: boolean }[] {
   const lines = markdown.split('\n');
-  const blocks: { line: number; text: string; npmStart: boolean }[] = [];
+  const blocks: { file: string; line: number; text: string; npmStart: boolean }[] = [];
   for (let i = 0; i < lines.length - 1; i++) {
     const marker = lines[i]!.trim();
     if (marker !== MARKER && marker !== WITH_START) continue;
-    if (!/^```(sh|bash|shell)\s*$/.test(lines[i + 1]!)) throw new Error(`README.md:${i + 1}: ${MARKER} must be right before a \`\`\`sh fence`);
+    if (!/^```(sh|bash|shell)\s*$/.test(lines[i + 1]!)) throw new Error(`${file}:${i + 1}: ${MARKER} must be right before a \`\`\`sh fence`);
     const end = lines.findIndex((l, j) => j > i + 1 && l.startsWith('```'));
-    if (end < 0) throw new Error(`README.md:${i + 2}: unclosed fence`);
-    blocks.push({ line: i + 2, text: lines.slice(i + 2, end).join('\n'), npmStart: marker === WITH_START });
+    if (end < 0) throw new Error(`${file}:${i + 2}: unclosed fence`);
+    blocks.push({ file, line: i + 2, text: lines.slice(i + 2, end).join('\n'), npmStart: marker === WITH_START });
   }
   return blocks;
 }
@@ -89,7 +93,7 @@ export function shownOutputs(text: string): string[] {
   return shown;
 }
 
-const blocks = runnableBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8'));
+const blocks = FILES.flatMap((f) => runnableBlocks(readFileSync(join(ROOT, f), 'utf8'), f));
 let bin: string;
 
 beforeAll(() => {
@@ -180,14 +184,15 @@ describe('the output a block shows', () => {
 
 describe('README blocks marked runnable', () => {
   it('there are such blocks (the marker was not lost)', () => {
-    expect(blocks.length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => b.file === 'README.md').length).toBeGreaterThanOrEqual(5);
+    expect(blocks.filter((b) => b.file === 'examples/sample/README-snippet.md').length).toBeGreaterThanOrEqual(2);
   });
 
   for (const b of blocks) {
-    it(`README.md:${b.line} runs: ${b.text.split('\n')[0]}`, async (ctx) => {
+    it(`${b.file}:${b.line} runs: ${b.text.split('\n')[0]}`, async (ctx) => {
       const stop = b.npmStart ? await startSample() : undefined;
       if (b.npmStart && !stop) {
-        console.log(`skipped README.md:${b.line}: port 8181 is taken, so the npm start server cannot be started for it`);
+        console.log(`skipped ${b.file}:${b.line}: port 8181 is taken, so the npm start server cannot be started for it`);
         ctx.skip();
       }
       let r: { code: number | null; output: string };
@@ -198,7 +203,7 @@ describe('README blocks marked runnable', () => {
       }
       expect(r.code, r.output).toBe(0);
       for (const answer of shownAnswers(b.text)) expect(r.output).toContain(answer);
-      for (const shown of shownOutputs(b.text)) expect(r.output, `README.md:${b.line} shows this output`).toContain(shown);
+      for (const shown of shownOutputs(b.text)) expect(r.output, `${b.file}:${b.line} shows this output`).toContain(shown);
     }, 180_000);
   }
 });
