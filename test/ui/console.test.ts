@@ -437,6 +437,30 @@ describe.skipIf(!haveChromium)('web console', () => {
       }
     });
 
+    it('warns when the data changed since, at the same bundle revision', async () => {
+      const d = await decide({ user: 'alice' });
+      // data outside the bundle's roots, as a PUT through the Data API writes it
+      await ctxEngine.store.transact((txn) => txn.write('add', ['tenants'], { acme: { plan: 'gold' } }));
+      try {
+        await check('decisions-replay-data-changed', '#/decisions', async ({ page }) => {
+          await page.locator(`tr.decision[data-id="${d.decision_id}"] button.open`).click();
+          await page.waitForSelector('main[data-page="playground"] .banner.warning');
+          const warning = await page.locator('.banner.warning').innerText();
+          expect(warning).toContain("the server's policies or data changed at");
+          expect(warning).toContain('the result may differ');
+        });
+        // a decision made after the change replays without the warning
+        const later = await decide({ user: 'alice' });
+        await check('decisions-replay-after-change', '#/decisions', async ({ page }) => {
+          await page.locator(`tr.decision[data-id="${later.decision_id}"] button.open`).click();
+          await page.waitForSelector('main[data-page="playground"] .banner.note');
+          expect(await page.locator('.banner.warning').count()).toBe(0);
+        });
+      } finally {
+        await ctxEngine.store.transact((txn) => txn.write('remove', ['tenants']));
+      }
+    });
+
     it('says how to turn decision logging on when it is off', async () => {
       const engine = new RegolithEngine();
       const off = await startServer({ addr: '127.0.0.1:0', engine, logger: pino({ level: 'silent' }), processMetrics: false, families: [consoleRoutes({ assetsDir })] });

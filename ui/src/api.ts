@@ -104,6 +104,8 @@ export interface ReplayResponse {
   bundles: Record<string, { revision?: string }>;
   /** The Rego version the server parses its policies with. */
   rego_version?: 'v0' | 'v1';
+  /** When the server's policies or data (outside data.system) last changed, if they did since the console started. */
+  changed_at?: string;
 }
 
 export interface StatusResponse {

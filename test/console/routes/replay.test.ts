@@ -33,6 +33,26 @@ describe('GET /ui/api/replay', () => {
     expect(r.json.rego_version).toBe('v1');
   });
 
+  it('says when the policies or data last changed outside data.system, so the page can tell a replay may differ', async () => {
+    const fresh = await startUi({ assetsDir: build.dir });
+    try {
+      expect((await get(fresh, '/ui/api/replay')).json.changed_at).toBeUndefined();
+      // data.system (bundle manifests, status) is not the data a decision reads
+      await fresh.engine.store.transact((txn) => txn.write('add', ['system'], { bundles: {} }));
+      expect((await get(fresh, '/ui/api/replay')).json.changed_at).toBeUndefined();
+      const before = Date.now();
+      await fresh.engine.store.transact((txn) => txn.write('add', ['greeting'], 'hi'));
+      const dataAt = Date.parse((await get(fresh, '/ui/api/replay')).json.changed_at);
+      expect(dataAt).toBeGreaterThanOrEqual(before);
+      expect(dataAt).toBeLessThanOrEqual(Date.now());
+      await new Promise((r) => setTimeout(r, 5));
+      await fresh.engine.putPolicy('p.rego', 'package p\n\nx := 1\n');
+      expect(Date.parse((await get(fresh, '/ui/api/replay')).json.changed_at)).toBeGreaterThan(dataAt);
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('names the Rego version of a --v0-compatible server', async () => {
     const v0 = await startUi({ assetsDir: build.dir, regoVersion: 'v0' });
     try {

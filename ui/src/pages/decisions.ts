@@ -98,6 +98,10 @@ async function replayState(ev: DecisionEvent): Promise<PlaygroundState> {
       if (!now) warnings.push(`bundle ${name} (revision ${b.revision ?? '?'}) is no longer active`);
       else if (b.revision !== undefined && now.revision !== b.revision) warnings.push(`bundle ${name} decided at revision ${b.revision} and is now at revision ${now.revision ?? '?'}`);
     }
+    // the same revisions, but data or policies written since (the Data or Policy API, an adapter)
+    if (!warnings.length && server.changed_at && Date.parse(server.changed_at) >= Date.parse(ev.timestamp)) {
+      warnings.push(`the server's policies or data changed at ${fmtTime(server.changed_at)}, after this decision`);
+    }
     if (warnings.length) warnings.push('the server keeps no earlier revision, so these are its current modules and data: the result may differ');
   } catch (e) {
     warnings.push(`could not load the server's modules and data (${(e as Error).message}): the result may differ`);
