@@ -444,10 +444,10 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
             }
           : (fr) => coll.gen(fr, (c) => each(fr, c));
         // a set rule's members straight from its rules, when nothing can tell (lazy-set.ts)
-        const lazy = name === 'internal.member_2' ? lazySetMembers(args[1]!, pc) : undefined;
+        const lazy = name === 'internal.member_2' ? lazySetMembers(args[1]!, pc, vs, after) : undefined;
         k = lazy
           ? (fr) => {
-              const r = lazy(fr, vs, after);
+              const r = lazy(fr);
               return r === undefined ? plainK(fr) : r;
             }
           : plainK;

@@ -15,24 +15,27 @@
 // built-in errors (sorted order there), or when `with` replaces data or functions.
 
 import type { Body, Expr, Term } from '../../lang/ast.js';
-import type { RuleNode } from '../../compiler/tree.js';
+import type { CompiledRule, RuleNode } from '../../compiler/tree.js';
 import { isEvery, isSome, refName } from '../../compiler/terms.js';
 import type { Value } from '../../value/index.js';
 import { Frame } from '../context.js';
 import { candidates } from '../indexing.js';
 import type { PlanCtx } from './ctx.js';
 import { planDataPath } from './data-ref.js';
-import { planRule } from './rule-plan.js';
+import { planRule, type RulePlan } from './rule-plan.js';
 import type { Step } from './types.js';
 
-/** Runs `after` for each member bound to slot `vs`; undefined: take the ordinary path. */
-export type LazyMembers = (fr: Frame, vs: number, after: Step) => boolean | undefined;
+/** Runs the loop's body for each member; undefined: take the ordinary path. */
+export type LazyMembers = (fr: Frame) => boolean | undefined;
 
 /** How many lazy iterations plans have built (read by tests). */
 export const lazySets = { built: 0 };
 
-/** The lazy iteration of the set `coll` names, or undefined when it does not apply. */
-export function lazySetMembers(coll: Term, pc: PlanCtx): LazyMembers | undefined {
+/**
+ * The lazy iteration of the set `coll` names, binding each member to slot `vs` and running
+ * `after`, or undefined when it does not apply.
+ */
+export function lazySetMembers(coll: Term, pc: PlanCtx, vs: number, after: Step): LazyMembers | undefined {
   if (pc.traced || !pc.orderFree || coll.type !== 'ref' || coll.value[0]?.type !== 'var' || coll.value[0].value !== 'data') return undefined;
   const rest = coll.value.slice(1);
   const { node, consumed } = planDataPath(rest, pc.root);
@@ -40,8 +43,19 @@ export function lazySetMembers(coll: Term, pc: PlanCtx): LazyMembers | undefined
   const root = pc.root;
   // a key object of this node's own in the query memo: "iterated lazily once already"
   const seen = (node.cache['lazy:seen'] ??= {}) as object;
+  // per rule: its plan and the step its solutions go to, made once for this loop (the
+  // rule's frame carries the loop's frame in its result field, so nothing is made per run)
+  const steps = new Map<CompiledRule, { plan: RulePlan; out: Step }>();
+  const stepsOf = (r: CompiledRule): { plan: RulePlan; out: Step } => {
+    let x = steps.get(r);
+    if (x === undefined) {
+      const plan = planRule(r, root);
+      steps.set(r, (x = { plan, out: memberStep(plan, vs, after) }));
+    }
+    return x;
+  };
   lazySets.built++;
-  return (fr, vs, after) => {
+  return (fr) => {
     const ev = fr.ev;
     if (ev.overrides !== null || ev.mocks !== null || ev.q.strict || fr.slots[vs] !== undefined) return undefined;
     const memo = ev.memo;
@@ -49,32 +63,37 @@ export function lazySetMembers(coll: Term, pc: PlanCtx): LazyMembers | undefined
     memo.set(seen, true);
     const q = ev.q;
     for (const r of candidates(node, 'sets', ev)) {
-      const plan = planRule(r, root);
-      const key = plan.key!;
-      const get = key.get;
-      const each = (v: Value): boolean => {
-        q.tick();
-        fr.slots[vs] = v;
-        const res = after(fr);
-        fr.slots[vs] = undefined;
-        return res;
-      };
-      // the rule's solutions go to the loop's body instead of into a set
-      const out: Step = get
-        ? (f) => {
-            const v = get(f);
-            return v === undefined ? false : each(v);
-          }
-        : (f) => key.gen(f, each);
+      const { plan, out } = stepsOf(r);
+      const inner = new Frame(new Array(plan.nslots), ev, out);
+      inner.result = fr as unknown as Value;
       q.enter();
       try {
-        if (plan.body(new Frame(new Array(plan.nslots), ev, out))) return true;
+        if (plan.body(inner)) return true;
       } finally {
         q.leave();
       }
     }
     return false;
   };
+}
+
+/** The step a set rule's solution goes to: bind the member in the loop's frame, run the loop's body. */
+function memberStep(plan: RulePlan, vs: number, after: Step): Step {
+  const key = plan.key!;
+  const get = key.get;
+  const each = (outer: Frame, v: Value): boolean => {
+    outer.ev.q.tick();
+    outer.slots[vs] = v;
+    const res = after(outer);
+    outer.slots[vs] = undefined;
+    return res;
+  };
+  if (get)
+    return (f) => {
+      const v = get(f);
+      return v === undefined ? false : each(f.result as unknown as Frame, v);
+    };
+  return (f) => key.gen(f, (v) => each(f.result as unknown as Frame, v));
 }
 
 /** A node defined by set rules only, each of which never fails (cached on the node). */

@@ -43,6 +43,7 @@ w2 := x if { x := c2 with data.d.xs as [input.k, 9] }
 w3 := x if { x := c3 with data.d.xs as [1] with input.xs as [] }
 w4 := x if { x := c2 with data.p.s as {input.n, "z"} }
 nested if { some g in s; some a in s; a == g; c1 }
+outer if { some y in input.xs; some g in s; g == y }
 quot := x if { some g in s; x := 10 / g }
 one := 1
 two := 2
@@ -143,6 +144,8 @@ describe('lazy iteration of set rules', () => {
     expect(at('data.p.c1', { k: 5 })).toBeUndefined();
     expect(at('data.p.c2', { k: 3 })).toBe(3);
     expect(at('data.p.nested', { k: 3 })).toBe(true);
+    // a lazy loop that found nothing leaves its variable unbound for the next outer element
+    expect(at('data.p.outer', { xs: [5, 1] })).toBe(true);
     expect(at('data.p.c4', { n: 3 })).toBe(false);
     expect(at('data.p.w1', { k: 1 })).toBe(true);
     expect(() => at('data.p.c3', {})).toThrow(/complete rules must not produce multiple outputs/);
