@@ -110,4 +110,29 @@ describe.skipIf(!haveChromium)('impact analysis report', () => {
       expect(outside).toEqual([]);
     });
   });
+
+  it('keeps every column of the changed decisions inside the page, however long the input', async () => {
+    await onPage(browser.ctx, server.url, 'impact-wide', async ({ page, errors, outside }) => {
+      const state = { modules: { 'authz.rego': CANDIDATE }, input: '', data: '', query: 'data.authz.allow', unknowns: '', explain: 'off', coverage: false };
+      await page.goto(`${server.url}/ui#/status`);
+      await page.evaluate(`localStorage.setItem('regolith.playground', ${JSON.stringify(JSON.stringify(state))})`);
+      await page.goto(`${server.url}/ui#/impact`);
+      await ready(page, 'impact');
+      // inputs and results whose JSON has no space to break at, as the decision log writes them
+      const input = { amount: 300, role: 'manager', user: 'alice', account: 'DE89370400440532013000', department: 'paymentsandsettlements' };
+      const result = { allow: true, is_admin: false, limits: { alice: 500, bob: 100, carol: 250, dave: 1000 }, approvers: ['financeapprovers', 'treasuryreaders'] };
+      const events = [0, 1, 2].map((i) => JSON.stringify({ decision_id: `c5526f99-afcf-451f-b909-606d6d4005c${i}`, path: 'authz', input, result, timestamp: '2026-11-26T10:00:00.250Z' }));
+      await page.setInputFiles('input.ndjson-file', { name: 'decisions.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(events.join('\n')) });
+      await page.click('button.run');
+      await page.waitForSelector('table.changes tr.change');
+      const overflow = await page.evaluate(`(() => {
+        const panel = document.querySelector('section.panel.changes').getBoundingClientRect();
+        const id = document.querySelector('table.changes tr.change td:last-child code').getBoundingClientRect();
+        return { panelRight: panel.right, idRight: id.right };
+      })()`) as { panelRight: number; idRight: number };
+      expect(overflow.idRight).toBeLessThanOrEqual(overflow.panelRight);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    });
+  });
 });
