@@ -87,4 +87,9 @@ async function main(): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-void main();
+// A setup failure (a port taken) is said in one line, not as a crash with a stack; exit
+// rather than return, as the stand-ins already listening would keep the process alive.
+main().catch((e: unknown) => {
+  console.error(`demo:workspace: ${(e as Error).message}`);
+  process.exit(1);
+});
