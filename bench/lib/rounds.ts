@@ -7,22 +7,40 @@
 
 import autocannon from 'autocannon';
 import { loadavg } from 'node:os';
-import { runWrk, wrkScript, type LoadRequest, type LoadResult } from './wrk.js';
+import { runWrk, wrkScript, type LoadRequest, type LoadResult, type WrkMode, type WrkScript } from './wrk.js';
 import { table } from './stats.js';
 
-export type Generator = 'wrk' | 'autocannon';
+/** A load generator's name in the results ('wrk', 'autocannon', or a wrk mode's name). */
+export type Generator = string;
+
+/** wrk in a mode of its own (pipelining, checking every answer), pinned to `cpus` if given. */
+export interface WrkGenerator extends WrkMode {
+  name: string;
+  /** taskset's CPU list for wrk (e.g. "1"). */
+  cpus?: string;
+}
+
+/** 'wrk': one thread, no pipelining, no check (the runs before pipelining); 'autocannon'. */
+export type GeneratorSpec = 'wrk' | 'autocannon' | WrkGenerator;
+
+const nameOf = (g: GeneratorSpec): Generator => (typeof g === 'string' ? g : g.name);
 
 export interface Contender {
   name: string;
   url: string;
-  /** The server's CPU time so far (µs, every process of it), in user space and in the kernel (loopback TCP is mostly the kernel's). */
-  cpu(): Promise<{ user: number; system: number }>;
+  /**
+   * The server's CPU time so far (µs, every process of it), in user space and in the kernel
+   * (loopback TCP is mostly the kernel's); `main`, when known: its main threads' part.
+   */
+  cpu(): Promise<{ user: number; system: number; main?: number }>;
 }
 
 export interface RunFigures extends LoadResult {
   /** Server CPU per request (µs), and its part in user space. */
   serverCpu: number;
   serverUser: number;
+  /** The server's main threads' CPU per request (µs), when the contender reports it (else NaN). */
+  serverMain: number;
   /** Load generator CPU per request (µs). */
   clientPerReq: number;
   /** 1-minute load average when the run ended. */
@@ -30,12 +48,15 @@ export interface RunFigures extends LoadResult {
 }
 
 export interface RoundOptions {
-  generators: readonly Generator[];
+  generators: readonly GeneratorSpec[];
   rounds: number;
   seconds: number;
   connections: number;
   headers?: Record<string, string>;
-  /** Seconds of load for each contender and generator before the first round. */
+  /**
+   * Seconds of load for each contender and generator before the first round. For a wrk
+   * mode, the warm-up checks every answer (its script with `check`).
+   */
   warmup?: number;
   /** Called after each run (progress lines). */
   onRun?: (gen: Generator, c: Contender, f: RunFigures, round: number) => void;
@@ -59,21 +80,37 @@ export async function autocannonRun(url: string, requests: readonly LoadRequest[
 export type RoundResults = Map<Generator, Map<string, RunFigures[]>>;
 
 export async function interleaved(contenders: readonly Contender[], requests: readonly LoadRequest[], o: RoundOptions): Promise<RoundResults> {
-  const script = o.generators.includes('wrk') ? wrkScript(requests, o.headers) : '';
-  const load = (gen: Generator, url: string, seconds: number): Promise<LoadResult> =>
-    gen === 'wrk' ? runWrk(url, script, seconds, o.connections) : autocannonRun(url, requests, seconds, o.connections, o.headers);
-  const out: RoundResults = new Map(o.generators.map((g) => [g, new Map(contenders.map((c) => [c.name, []]))]));
-  for (const gen of o.generators) for (const c of contenders) await load(gen, c.url, o.warmup ?? 2);
+  const scripts = new Map<Generator, WrkScript>();
+  const checking = new Map<Generator, WrkScript>();
+  for (const g of o.generators) {
+    if (g === 'autocannon') continue;
+    const mode = g === 'wrk' ? { pipeline: 1, check: false } : g;
+    scripts.set(nameOf(g), wrkScript(requests, o.headers, mode));
+    if (requests.every((q) => q.expect !== undefined)) checking.set(nameOf(g), wrkScript(requests, o.headers, { ...mode, check: true }));
+  }
+  const load = (g: GeneratorSpec, url: string, seconds: number, check = false): Promise<LoadResult> => {
+    if (g === 'autocannon') return autocannonRun(url, requests, seconds, o.connections, o.headers);
+    const script = (check ? checking.get(nameOf(g)) : undefined) ?? scripts.get(nameOf(g))!;
+    return runWrk(url, script, seconds, o.connections, g === 'wrk' ? undefined : g.cpus);
+  };
+  const out: RoundResults = new Map(o.generators.map((g) => [nameOf(g), new Map(contenders.map((c) => [c.name, []]))]));
+  for (const g of o.generators) {
+    for (const c of contenders) {
+      const r = await load(g, c.url, o.warmup ?? 2, true);
+      if (r.bad) throw new Error(`${c.name} under ${nameOf(g)} (warm-up): ${r.bad} failed requests (non-2xx, wrong answers, socket errors or timeouts)`);
+    }
+  }
   for (let round = 0; round < o.rounds; round++) {
     const order = round % 2 ? [...contenders].reverse() : contenders;
-    for (const gen of o.generators) {
+    for (const g of o.generators) {
+      const gen = nameOf(g);
       for (const c of order) {
         const c0 = await c.cpu();
-        const r = await load(gen, c.url, o.seconds);
+        const r = await load(g, c.url, o.seconds);
         const c1 = await c.cpu();
-        if (r.bad) throw new Error(`${c.name} under ${gen}: ${r.bad} failed requests (non-2xx, socket errors or timeouts)`);
+        if (r.bad) throw new Error(`${c.name} under ${gen}: ${r.bad} failed requests (non-2xx, wrong answers, socket errors or timeouts)`);
         const n = Math.max(1, r.requests);
-        const f: RunFigures = { ...r, serverCpu: (c1.user + c1.system - c0.user - c0.system) / n, serverUser: (c1.user - c0.user) / n, clientPerReq: r.clientCpu / n, load: loadavg()[0]! };
+        const f: RunFigures = { ...r, serverCpu: (c1.user + c1.system - c0.user - c0.system) / n, serverUser: (c1.user - c0.user) / n, serverMain: c1.main !== undefined && c0.main !== undefined ? (c1.main - c0.main) / n : NaN, clientPerReq: r.clientCpu / n, load: loadavg()[0]! };
         out.get(gen)!.get(c.name)!.push(f);
         o.onRun?.(gen, c, f, round);
       }
@@ -97,6 +134,7 @@ export interface Summary {
   ratios: number[];
   serverCpu: number;
   serverUser: number;
+  serverMain: number;
   /** Median over rounds of (this contender's CPU per request / the first contender's). */
   cpuRatio: number;
   clientPerReq: number;
@@ -118,6 +156,7 @@ export function summarize(res: RoundResults): Summary[] {
         ratios,
         serverCpu: median(runs.map((f) => f.serverCpu)),
         serverUser: median(runs.map((f) => f.serverUser)),
+        serverMain: median(runs.map((f) => f.serverMain)),
         cpuRatio: median(runs.map((f, i) => f.serverCpu / base![i]!.serverCpu)),
         clientPerReq: median(runs.map((f) => f.clientPerReq)),
         p99: median(runs.map((f) => f.p99)),

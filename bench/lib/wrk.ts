@@ -2,6 +2,10 @@
 // most of a core on a 2-core machine, where autocannon (JavaScript) takes ~0.7 of one.
 // The request bodies rotate through a Lua script; wrk's own CPU time comes from bash's
 // `times` (the children's user + system), so a run reports what the generator used.
+// Pipelining (wrk's documented pipeline example: one write carries several requests) cuts
+// wrk's CPU per request, so that on a machine it shares with the server it takes less of
+// the server's cores; with `check`, every answer is compared with the one expected at its
+// place in the pipeline (Node answers pipelined requests in order).
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -11,6 +15,25 @@ import { join } from 'node:path';
 export interface LoadRequest {
   path: string;
   body: string;
+  /** The exact response body expected (status 200); needed by a checking script. */
+  expect?: string;
+}
+
+/** How wrk sends: requests per write, and whether each answer is checked. */
+export interface WrkMode {
+  /** Requests written at once on a connection (1: no pipelining). */
+  pipeline: number;
+  /**
+   * Compare every answer with the request's `expect` (and status 200). Lua sees the answers
+   * of a thread, not of a connection, so a checking run has one thread per connection.
+   */
+  check: boolean;
+}
+
+/** A script file and how it must be run. */
+export interface WrkScript {
+  file: string;
+  mode: WrkMode;
 }
 
 export interface LoadResult {
@@ -26,32 +49,76 @@ export interface LoadResult {
   bad: number;
 }
 
-/** Writes a Lua script for `wrk -s` that sends `requests` in turn, each a POST with a JSON body. */
-export function wrkScript(requests: readonly LoadRequest[], headers: Record<string, string> = {}): string {
+/**
+ * Writes a Lua script for `wrk -s` that sends `requests` in turn, each a POST with a JSON
+ * body, `mode.pipeline` per write; with `mode.check`, it also checks every answer.
+ */
+export function wrkScript(requests: readonly LoadRequest[], headers: Record<string, string> = {}, mode: WrkMode = { pipeline: 1, check: false }): WrkScript {
   const file = join(mkdtempSync(join(tmpdir(), 'regolith-wrk-')), 'requests.lua');
   const lua = (s: string) => JSON.stringify(s); // a JSON string is a valid Lua string for this text (no \u escapes in our bodies)
+  if (!Number.isInteger(mode.pipeline) || mode.pipeline < 1) throw new Error(`wrk script: pipeline must be a positive integer, not ${mode.pipeline}`);
+  if (mode.check && requests.some((q) => q.expect === undefined)) throw new Error('wrk script: a checking script needs every request\'s expected answer');
+  const texts = requests.flatMap((q) => [q.path, q.body, q.expect ?? '']);
+  if (texts.some((t) => /\\u/.test(lua(t)))) throw new Error('wrk script: texts with \\u escapes are not supported');
   const hs = Object.entries({ 'content-type': 'application/json', ...headers })
     .map(([k, v]) => `[${lua(k)}]=${lua(v)}`)
     .join(', ');
-  // one formatted request per body, made once per thread in init (wrk sets the Host header
-  // before it; at load time the requests would have none, and Node answers those 400):
-  // wrk.format per request would cost wrk's CPU
+  // The requests are formatted once per thread in init (wrk sets the Host header before
+  // it; at load time the requests would have none, and Node answers those 400): wrk.format
+  // per request would cost wrk's CPU. Batch k holds requests k*depth .. k*depth+depth-1
+  // (modulo their number), so every request is sent as often as the others; request() is
+  // called for each write, that is once per batch, after every answer to the last one.
+  // With a check, answer `pos` of batch k is that of request k*depth+pos. A connection the
+  // server closes (`Connection: close`, workers rebalancing) loses the rest of its batch:
+  // wrk reconnects and asks for the next batch, which starts again at pos 0.
   const text = `local bodies = {
-${requests.map((q) => `  {${lua(q.path)}, ${lua(q.body)}}`).join(',\n')}
+${requests.map((q) => `  {${lua(q.path)}, ${lua(q.body)}, ${lua(q.expect ?? '')}}`).join(',\n')}
 }
-local reqs = {}
+local depth = ${mode.pipeline}
+local n = #bodies
+local batches = {}
+local nbatches = 0
 function init(args)
+  local reqs = {}
   for i, b in ipairs(bodies) do reqs[i] = wrk.format("POST", b[1], {${hs}}, b[2]) end
+  local a, b = n, depth
+  while b > 0 do a, b = b, a % b end
+  nbatches = n / a
+  for k = 0, nbatches - 1 do
+    local parts = {}
+    for j = 0, depth - 1 do parts[j + 1] = reqs[((k * depth + j) % n) + 1] end
+    batches[k] = table.concat(parts)
+  end
 end
-local i = 0
+local k = -1
+local pos = 0
 request = function()
-  i = i + 1
-  return reqs[(i % #reqs) + 1]
+  k = (k + 1) % nbatches
+  pos = 0
+  return batches[k]
 end
-`;
-  if (requests.some((q) => /\\u/.test(lua(q.body)) || /\\u/.test(lua(q.path)))) throw new Error('wrk script: bodies with \\u escapes are not supported');
+${
+  mode.check
+    ? `checked = 0
+wrong = 0
+response = function(status, headers, body)
+  local i = ((k * depth + pos) % n) + 1
+  pos = pos + 1
+  checked = checked + 1
+  if status ~= 200 or body ~= bodies[i][3] then wrong = wrong + 1 end
+end
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function done(summary, latency, requests)
+  local c, w = 0, 0
+  for _, t in ipairs(threads) do c = c + t:get("checked"); w = w + t:get("wrong") end
+  io.write(string.format("answers checked: %d, wrong: %d\\n", c, w))
+end
+`
+    : ''
+}`;
   writeFileSync(file, text);
-  return file;
+  return { file, mode };
 }
 
 /** wrk's duration text ("1.23ms", "850.00us", "1.02s") in ms. */
@@ -71,12 +138,16 @@ function childrenCpu(text: string): number {
 }
 
 /**
- * Runs wrk (1 thread, `connections` connections) for `seconds` against `url` with a script
- * from wrkScript(). Asynchronous, so the caller's event loop stays free for its IPC.
+ * Runs wrk for `seconds` against `url` with a script from wrkScript(): one thread for all
+ * `connections`, or one per connection when the script checks the answers. `cpus` pins wrk
+ * (taskset's list, e.g. "1"). Asynchronous, so the caller's event loop stays free for its IPC.
  */
-export function runWrk(url: string, script: string, seconds: number, connections: number): Promise<LoadResult> {
+export function runWrk(url: string, script: WrkScript, seconds: number, connections: number, cpus?: string): Promise<LoadResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('bash', ['-c', 'wrk "$@" && times >&2', 'wrk', '-t1', `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const threads = script.mode.check ? connections : 1;
+    const wrk = ['wrk', `-t${threads}`, `-c${connections}`, `-d${seconds}s`, '--latency', '-s', script.file, url];
+    const argv = cpus === undefined ? wrk : ['taskset', '-c', cpus, ...wrk];
+    const child = spawn('bash', ['-c', '"$@" && times >&2', 'wrk', ...argv], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString()));
@@ -90,8 +161,15 @@ export function runWrk(url: string, script: string, seconds: number, connections
       const p99 = ms(/\s99%\s+(\S+)/.exec(out)?.[1] ?? '');
       const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
       const sock = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(out);
-      const bad = non2xx + (sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) + Number(sock[4]) : 0);
+      let bad = non2xx + (sock ? Number(sock[1]) + Number(sock[2]) + Number(sock[3]) + Number(sock[4]) : 0);
       if (!Number.isFinite(requests) || !Number.isFinite(rps)) return reject(new Error(`could not read wrk's output:\n${out}`));
+      if (script.mode.check) {
+        const c = /answers checked: (\d+), wrong: (\d+)/.exec(out);
+        if (!c) return reject(new Error(`wrk's script did not report its check:\n${out}`));
+        // every answer wrk counted went through the check, and none differed
+        if (Number(c[1]) !== requests) return reject(new Error(`wrk counted ${requests} answers, its script checked ${c[1]}`));
+        bad += Number(c[2]);
+      }
       resolve({ requests, rps, p50, p99, clientCpu: childrenCpu(err), bad });
     });
   });
