@@ -135,4 +135,29 @@ describe.skipIf(!haveChromium)('impact analysis report', () => {
       expect(outside).toEqual([]);
     });
   });
+
+  it('tells the changes the candidate did not make from those it did', async () => {
+    await onPage(browser.ctx, server.url, 'impact-since', async ({ page, errors, outside }) => {
+      const state = { modules: { 'authz.rego': CANDIDATE }, input: '', data: '', query: 'data.authz.allow', unknowns: '', explain: 'off', coverage: false };
+      await page.goto(`${server.url}/ui#/status`);
+      await page.evaluate(`localStorage.setItem('regolith.playground', ${JSON.stringify(JSON.stringify(state))})`);
+      await page.goto(`${server.url}/ui#/impact`);
+      await ready(page, 'impact');
+      // s1 was logged false under an earlier policy; the live one and the candidate both say true
+      // today (is_admin is the same in both). a1 changes because of the candidate (alice dropped).
+      const events = [
+        { decision_id: 's1', path: 'authz/is_admin', input: { role: 'admin' }, result: false, timestamp: '2026-11-26T10:00:00.250Z' },
+        { decision_id: 'a1', path: 'authz/allow', input: { user: 'alice' }, result: true, timestamp: '2026-11-26T10:00:01.250Z' },
+      ].map((e) => JSON.stringify(e));
+      await page.setInputFiles('input.ndjson-file', { name: 'decisions.ndjson', mimeType: 'application/x-ndjson', buffer: Buffer.from(events.join('\n')) });
+      await page.click('button.run');
+      await page.waitForSelector('table.changes tr.change');
+      expect(await page.locator('.since-note').innerText()).toContain("1 of the 2 changes are not the candidate's");
+      expect(await page.locator('table.changes tr.change[data-id="s1"] .badge.since').count()).toBe(1);
+      expect(await page.locator('table.changes tr.change[data-id="a1"] .badge.since').count()).toBe(0);
+      expect(await page.locator('details.example[data-id="s1"] .badge.since').count()).toBe(1);
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    });
+  });
 });

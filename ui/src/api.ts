@@ -67,8 +67,9 @@ export interface ImpactChange {
   input?: unknown;
   before?: unknown;
   after?: unknown;
+  /** The live policy answers as the candidate today: the change is not the candidate's. */
+  live_agrees?: true;
 }
-
 
 export interface FileDiff { file: string; status: 'added' | 'removed' | 'changed' | 'same'; lines?: { op: ' ' | '-' | '+'; text: string }[] }
 
@@ -87,10 +88,13 @@ export interface ImpactReport {
     after: unknown;
     diff: DiffOp[];
     rules: string[];
+    live_agrees?: true;
   }[];
   /** Every changed decision (up to the server's limit). */
   changes?: ImpactChange[];
   changes_truncated?: boolean;
+  /** How many changes the live policy answers as the candidate does today (data or policies changed since). */
+  changed_since?: number;
   /** Which decisions were replayed. */
   decisions?: { source: 'recent' | 'upload'; count: number; from?: string; to?: string };
   /** The candidate against the live policy, file by file. */

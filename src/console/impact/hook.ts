@@ -4,11 +4,15 @@
 // the recent ones of the decision log, with the server's current policies as the baseline
 // for "rules involved". Besides the report: every changed decision (`changes`, at most
 // MAX_CHANGES), which decisions were replayed (`decisions`: where from, how many, the time
-// range) and the candidate against the live policy file by file (`policy_diff`).
+// range), the candidate against the live policy file by file (`policy_diff`), and which
+// changes are not the candidate's (`live_agrees`, `changed_since`): the result logged is
+// compared with the candidate's over today's data, so a decision whose data or policies
+// changed since it was made differs even where the candidate changed nothing; the live
+// policy, asked the same today, tells those apart.
 
 import type { RegolithEngine } from '../../engine/store-engine.js';
 import { CANDIDATE_BUNDLE } from './candidate.js';
-import { loadCandidate, parseNDJSON, replay } from './index.js';
+import { canonical, loadCandidate, parseNDJSON, replay, type ImpactChange, type ImpactExample } from './index.js';
 import { policyDiff } from './policy-diff.js';
 import { moduleNames } from '../playground/module-names.js';
 import { isPlainObject, toJSONText, type Value } from '../../value/index.js';
@@ -66,6 +70,27 @@ async function fetchBundle(url: string, max: number): Promise<Buffer> {
   return b;
 }
 
+/**
+ * Marks the changes the live engine answers as the candidate does (one evaluation per
+ * changed decision, none for the others); answers how many distinct decisions it marked.
+ */
+async function markLiveAgrees(engine: RegolithEngine, changes: (ImpactChange | ImpactExample)[]): Promise<number> {
+  const agreed = new Set<string>();
+  for (const c of changes) {
+    let live: Value | undefined;
+    try {
+      live = (await engine.evaluate(c.path.split('/').filter((s) => s !== ''), { input: c.input as Value | undefined })).result;
+    } catch {
+      continue;
+    }
+    if (canonical(live) === canonical(c.after as Value | undefined)) {
+      c.live_agrees = true;
+      agreed.add(`${c.decision_id}\u0000${c.path}`);
+    }
+  }
+  return agreed.size;
+}
+
 export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<{ status: number; body: unknown }> {
   const max = o.maxBundleBytes ?? 64 * 1024 * 1024;
   return async (request) => {
@@ -109,6 +134,7 @@ export function impactHook(o: ImpactHookOptions): (request: unknown) => Promise<
     const baseline: Record<string, string> = {};
     for (const p of o.engine.store.snapshot().listPolicies()) baseline[p.id] = p.raw;
     const report = await replay(events, candidate, { limit, baseline, examplesPerKind: 3, keepChanges: MAX_CHANGES });
+    report.changed_since = await markLiveAgrees(o.engine, [...(report.changes ?? []), ...report.examples]);
     const read = limit === undefined ? events : events.slice(0, limit);
     const root = o.engine.store.read([]);
     const sys = isPlainObject(root) && isPlainObject(root['system']) ? root['system']['bundles'] : undefined;

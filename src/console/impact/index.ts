@@ -52,6 +52,8 @@ export interface ImpactExample {
   after?: unknown;
   diff: DiffOp[];
   rules: string[];
+  /** The live policy answers as the candidate today: the change came from data or policies changed since the decision (set by the console's hook). */
+  live_agrees?: true;
 }
 
 /** One changed decision, as `keepChanges` lists them all. */
@@ -64,6 +66,8 @@ export interface ImpactChange {
   input?: unknown;
   before?: unknown;
   after?: unknown;
+  /** As ImpactExample.live_agrees. */
+  live_agrees?: true;
 }
 
 export interface ImpactReport {
@@ -82,6 +86,8 @@ export interface ImpactReport {
   changes?: ImpactChange[];
   /** More decisions changed than `keepChanges` kept. */
   changes_truncated?: boolean;
+  /** Of the changes listed, those the live policy answers as the candidate does today (set by the console's hook). */
+  changed_since?: number;
 }
 
 export interface ReplayOptions {

@@ -53,4 +53,27 @@ describe('impactHook report', () => {
     expect(body.decisions).toEqual({ source: 'upload', count: 1, from: '2026-11-26T09:00:00Z', to: '2026-11-26T09:00:00Z' });
     expect(body.changes).toHaveLength(1);
   });
+
+  it('tells the changes the candidate did not make: the live policy answers them the same today', async () => {
+    const engine = new RegolithEngine();
+    const HELLO = 'package tools\n\nhello := sprintf("%s %s", [data.greeting, input.user])\n';
+    await engine.putPolicy('tools.rego', HELLO);
+    await engine.putPolicy('authz.rego', LIVE);
+    // logged when data.greeting was "hi"; it is "howdy" now
+    await engine.store.transact((txn) => txn.write('add', ['greeting'], 'howdy'));
+    const recent = [
+      JSON.stringify({ decision_id: 'h1', path: 'tools/hello', input: { user: 'fay' }, result: 'hi fay', timestamp: '2026-11-26T10:00:01Z' }),
+      event('a1', 'alice', true, '2026-11-26T10:00:02Z'),
+    ];
+    const r = await impactHook({ engine, recent: (n) => recent.slice(-n) })({ candidate: { modules: { 'tools.rego': HELLO, 'authz.rego': CANDIDATE } } });
+    const body = r.body as Record<string, any>;
+    expect(body.changed).toBe(2);
+    expect(body.changed_since).toBe(1);
+    const byId = Object.fromEntries(body.changes.map((c: { decision_id: string }) => [c.decision_id, c]));
+    expect(byId.h1.live_agrees).toBe(true);
+    expect(byId.a1.live_agrees).toBeUndefined();
+    const ex = Object.fromEntries(body.examples.map((e: { decision_id: string }) => [e.decision_id, e]));
+    expect(ex.h1.live_agrees).toBe(true);
+    expect(ex.a1.live_agrees).toBeUndefined();
+  });
 });

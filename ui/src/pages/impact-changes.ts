@@ -8,6 +8,11 @@ export const PAGE_SIZE = 50;
 
 export const KIND_LABEL: Record<ChangeKind, string> = { 'allow->deny': 'allow → deny', 'deny->allow': 'deny → allow', value: 'value changed' };
 
+/** Marks a change the live policy makes too today: data or policies changed since the decision, not the candidate. */
+export function sinceBadge(): HTMLElement {
+  return h('span.badge.since', { title: 'the live policy answers the same today: data or policies changed since this decision, not the candidate' }, 'not the candidate');
+}
+
 const text = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, quote or line end. */
@@ -40,7 +45,7 @@ export function changesSection(changes: ImpactChange[], truncated: boolean): HTM
       ? rows.map((c) => h('tr.change', { 'data-id': c.decision_id, 'data-kind': c.kind },
         h('td.time', { title: c.timestamp ?? '' }, fmtTime(c.timestamp, true)),
         h('td', {}, h('code', {}, c.path)),
-        h('td', {}, h('span.badge.k-' + c.kind.replace('->', '-'), {}, KIND_LABEL[c.kind])),
+        h('td', {}, h('span.badge.k-' + c.kind.replace('->', '-'), {}, KIND_LABEL[c.kind]), c.live_agrees ? sinceBadge() : null),
         h('td.before', {}, h('code', {}, c.before === undefined ? 'undefined' : text(c.before))),
         h('td.after', {}, h('code', {}, c.after === undefined ? 'undefined' : text(c.after))),
         h('td.input', {}, h('code', {}, text(c.input))),

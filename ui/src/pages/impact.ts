@@ -6,7 +6,7 @@
 import { api, RequestError, type ChangeKind, type ImpactCandidate, type ImpactReport } from '../api.js';
 import { clear, fmtTime, h, json, type Page } from '../dom.js';
 import { describeOp } from '../result-diff.js';
-import { changesSection, KIND_LABEL } from './impact-changes.js';
+import { changesSection, KIND_LABEL, sinceBadge } from './impact-changes.js';
 import { policyDiffSection } from './impact-policy-diff.js';
 import { savedState } from './playground/state.js';
 
@@ -51,7 +51,7 @@ export const impactPage: Page = (root) => {
         h('label.choice', {}, radio('decisions', 'upload'), ' Upload a decision log (NDJSON) ', ndjsonFile),
       ),
       // the replay reads the server's store, before and after: say so, a Data panel edited in the playground is not used
-      h('p.muted.data-note', {}, "Both the live policy and the candidate are evaluated against the server's current data", pg?.data.trim() ? " — the playground's Data panel is not used" : '', '.'),
+      h('p.muted.data-note', {}, "Each decision's logged result is compared with the candidate's, evaluated against the server's current data", pg?.data.trim() ? " — the playground's Data panel is not used" : '', '.'),
       h('div.actions', {}, run),
     ),
     out,
@@ -111,6 +111,7 @@ export const impactPage: Page = (root) => {
         ),
         h('p.muted.replayed-range', {}, replayedText(r)),
         skipped.length ? h('p.muted.skipped', {}, 'Skipped: ', skipped.map(([k, n]) => `${k} (${n})`).join(', ')) : null,
+        r.changed_since ? h('p.since-note', {}, sinceBadge(), ` ${r.changed_since} of the ${r.changed} changes are not the candidate's: the live policy answers them the same way today (data or policies changed since those decisions were made).`) : null,
       ),
       h('section.panel', {},
         h('div.panel-head', {}, h('h3', {}, 'By path')),
@@ -143,7 +144,7 @@ function example(e: ImpactReport['examples'][number]): HTMLElement {
       w.new !== undefined ? h('ins', {}, w.new) : null);
   }));
   return h('details.example', { 'data-kind': e.kind, 'data-id': e.decision_id },
-    h('summary', {}, h('span.badge.k-' + e.kind.replace('->', '-'), {}, KIND_LABEL[e.kind]), ' ', h('code', {}, e.path), ' — ', h('code.muted', {}, e.decision_id)),
+    h('summary', {}, h('span.badge.k-' + e.kind.replace('->', '-'), {}, KIND_LABEL[e.kind]), ' ', h('code', {}, e.path), ' — ', h('code.muted', {}, e.decision_id), e.live_agrees ? ' ' : null, e.live_agrees ? sinceBadge() : null),
     h('div.detail-grid', {},
       h('div', {}, h('h5', {}, 'input'), h('pre', {}, json(e.input))),
       h('div', {}, h('h5', {}, 'result diff'), diff, h('p.before-after.muted', {}, `before ${JSON.stringify(e.before)} → after ${JSON.stringify(e.after)}`)),
