@@ -5,6 +5,7 @@
 import type { ASTNode, DocumentNode, GraphQLSchema, TypeNode, ValueNode } from 'graphql';
 import { registerBuiltins, type BuiltinImpl } from './registry.js';
 import { builtinError, operandError } from './errors.js';
+import { RegoEvalError } from '../errors.js';
 import { lazyRequire } from './lazy-require.js';
 import { isValid } from './is-valid.js';
 import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
@@ -244,7 +245,8 @@ const defs: BuiltinImpl[] = [
       try {
         const [q, s] = parseBoth(a);
         return [true, q, s];
-      } catch {
+      } catch (e) {
+        if (e instanceof RegoEvalError) throw e;
         return [false, newPlainObject(), newPlainObject()];
       }
     },

@@ -6,14 +6,26 @@
 // outside the bundle and is resolved from node_modules next to the package.
 
 import { createRequire } from 'node:module';
+import { RegoEvalError } from '../errors.js';
 
 const requireHere = createRequire(import.meta.url);
 
-/** A getter that requires `name` on first use and returns the same module afterwards. */
-export function lazyRequire<T>(name: string): () => T {
+/**
+ * A getter that requires `name` on first use and returns the same module afterwards.
+ * A library that cannot be loaded (a broken install) ends the query with an internal error:
+ * as a built-in error it would make `graphql.is_valid` answer false and `not ...` true,
+ * a wrong decision with no error.
+ */
+export function lazyRequire<T>(name: string, load: (name: string) => unknown = requireHere): () => T {
   let loaded: T | undefined;
   return () => {
-    if (loaded === undefined) loaded = requireHere(name) as T;
+    if (loaded === undefined) {
+      try {
+        loaded = load(name) as T;
+      } catch (e) {
+        throw new RegoEvalError('eval_internal_error', `the ${name} library could not be loaded: ${(e as Error)?.message ?? String(e)}`);
+      }
+    }
     return loaded;
   };
 }
