@@ -23,9 +23,13 @@ describeWithOpa('comparing the built-in declarations with OPA\'s capabilities li
       expect(JSON.parse(JSON.stringify(mine))).toEqual(b);
     });
   }
-  it('has an implementation for every declaration, and none without one', () => {
-    const implemented = allBuiltins().map((b) => b.name);
-    expect(implemented).toEqual(allDeclarations().map((d) => d.name));
-    expect(implemented.length).toBe(opa.builtins.length);
+  it('has as many implementations as OPA has built-ins', () => {
+    expect(allBuiltins().length).toBe(opa.builtins.length);
   });
+});
+
+// Runs without OPA's files too, so a clone anywhere catches a declaration without a function.
+it('has an implementation for every declaration, and none without one', () => {
+  const implemented = allBuiltins().map((b) => b.name);
+  expect(implemented).toEqual(allDeclarations().map((d) => d.name));
 });
