@@ -92,6 +92,10 @@ describe.skipIf(!haveChromium)('status page', () => {
       await page.waitForSelector('.history-chart.memory polyline[data-series="rss"]', drawn);
       const top = await page.locator('.history-chart.decisions .y-axis text').allTextContents();
       expect(Number(top[2])).toBeGreaterThan(0);
+
+      // no hole in the grid: the server card has the bundles beside it, not an empty column
+      const topOf = (sel: string) => page.locator(sel).evaluate((el) => Math.round((el as unknown as { getBoundingClientRect(): { top: number } }).getBoundingClientRect().top));
+      expect(await topOf('.card.bundles')).toBe(await topOf('.card.server'));
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
     });

@@ -110,8 +110,9 @@ export const statusPage: Page = (root) => {
         kv('memory rss', fmtBytes(mem['rss'])),
         kv('heap used', fmtBytes(mem['heapUsed'])),
       ),
-      card('Server', h('div', {}, server, config), 'server'),
+      // the last hour spans the grid: above the cards, so it leaves no empty cell beside one
       card('Last hour', historyCharts(st), 'last-hour'),
+      card('Server', h('div', {}, server, config), 'server'),
       card('Bundles', table(['name', 'revision', 'last activation', 'last download', 'last error'], bundles, 'No bundles configured.'), 'bundles'),
       card('Bundle errors', errorHistory(st), 'bundle-errors'),
       card('Plugins', table(['plugin', 'state', 'message'], plugins, 'No plugins.'), 'plugins'),
