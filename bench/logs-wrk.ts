@@ -37,7 +37,26 @@ const cs = createServer((req, res) => {
 cs.on('connection', () => col.conns++);
 await new Promise<void>((r) => cs.listen(0, '127.0.0.1', r));
 process.env.BENCH_COLLECTOR_URL = `http://127.0.0.1:${(cs.address() as any).port}`;
-const child = fork(bundlePath!, [mode!], { execArgv: extra, stdio: ['ignore', process.env.CHILD_OUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
+// With --trace-gc-nvp in NODE_ARGS, V8's line per collection names the bytes allocated since
+// the last one: summed over the measured window, the heap allocated per request (a count,
+// which the machine's load does not disturb as it does CPU time).
+const gcTrace = extra.includes('--trace-gc-nvp');
+const child = fork(bundlePath!, [mode!], { execArgv: extra, stdio: ['ignore', gcTrace ? 'pipe' : process.env.CHILD_OUT ? 'inherit' : 'ignore', 'inherit', 'ipc'] });
+const gc = { on: false, allocated: 0, scavenges: 0, marks: 0, pauseMs: 0 };
+if (gcTrace) {
+  let rest = '';
+  child.stdout!.on('data', (b: Buffer) => {
+    const lines = (rest + b.toString()).split('\n');
+    rest = lines.pop()!;
+    for (const l of lines) {
+      if (process.env.CHILD_OUT) console.log(l);
+      const a = / pause=([\d.]+) .* gc=(\w+) .* allocated=(\d+)/.exec(l);
+      if (!a || !gc.on) continue;
+      gc.allocated += Number(a[3]); gc.pauseMs += Number(a[1]);
+      if (a[2] === 's') gc.scavenges++; else gc.marks++;
+    }
+  });
+}
 const url: string = await new Promise((r) => child.once('message', (m: any) => r(m.url)));
 const s = rbacScenario();
 const path = `/v1/data/${s.packagePath}/allow`;
@@ -67,9 +86,11 @@ function threads(): Map<string, number> {
   return out;
 }
 const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '--latency', '-s', LUA, url], { encoding: 'utf8' });
-wrk(3);
+// Requests over the process's life (warm-up included), to put a whole-process CPU profile per request.
+const warm = Number(/(\d+) requests in/.exec(wrk(3))![1]);
 await new Promise((r) => setTimeout(r, 2500));
 const c0 = await state(); const t0 = threads(); const e0 = col.events;
+gc.on = true;
 const k0 = { uploads: col.uploads, conns: col.conns };
 const out = wrk(Number(secs));
 const reqs = Number(/(\d+) requests in/.exec(out)![1]);
@@ -79,13 +100,15 @@ for (const end = loadEnd + 60000; Date.now() < end; ) { const st = await state()
 const lag = Date.now() - loadEnd;
 if (lag < 2500) await new Promise((r) => setTimeout(r, 2500 - lag));
 const c1 = await state(); const t1 = threads();
+gc.on = false;
 const per: Record<string, number> = {};
 for (const [k, v] of t1) { const d = v - (t0.get(k) ?? 0); const g = k.replace(/:\d+$/, ''); per[g] = (per[g] ?? 0) + d; }
 const rps = /Requests\/sec:\s+([\d.]+)/.exec(out)![1];
 // Latency: wrk's 99th percentile and maximum (a synchronous stall of the event loop shows in both).
 const p99 = /\s99%\s+(\S+)/.exec(out)?.[1];
 const max = /Latency\s+\S+\s+\S+\s+(\S+)/.exec(out)?.[1];
-console.log(`${mode} ${bundlePath!.split('/').pop()}: ${reqs} req (${rps}/s), CPU ${((c1.cpu - c0.cpu) / reqs).toFixed(1)} µs/req, latency p99 ${p99} max ${max}, events ${col.events - e0} logged ${c1.logged - c0.logged} (${col.uploads - k0.uploads} uploads on ${col.conns - k0.conns} new connections, all in ${(lag / 1000).toFixed(1)} s after the load); threads µs/req: ${Object.entries(per).filter(([, v]) => v > 0).map(([k, v]) => `${k}=${(v / reqs).toFixed(1)}`).join(' ')}`);
+console.log(`${mode} ${bundlePath!.split('/').pop()}: ${reqs} req (${rps}/s; ${warm + reqs} with the warm-up), CPU ${((c1.cpu - c0.cpu) / reqs).toFixed(1)} µs/req, latency p99 ${p99} max ${max}, events ${col.events - e0} logged ${c1.logged - c0.logged} (${col.uploads - k0.uploads} uploads on ${col.conns - k0.conns} new connections, all in ${(lag / 1000).toFixed(1)} s after the load); threads µs/req: ${Object.entries(per).filter(([, v]) => v > 0).map(([k, v]) => `${k}=${(v / reqs).toFixed(1)}`).join(' ')}`);
+if (gcTrace) console.log(`  heap: ${(gc.allocated / reqs).toFixed(0)} B allocated per request (${gc.scavenges} scavenges, ${gc.marks} other collections, ${(gc.pauseMs * 1000 / reqs).toFixed(1)} µs of pauses per request)`);
 child.disconnect();
 await new Promise((r) => child.once('exit', r));
 cs.close();
