@@ -271,6 +271,16 @@ function equality(name: string, a: TermC, b: TermC, next: Step, generic: Step): 
   }
   const sa = a.slot;
   const sb = b.slot;
+  if (sa !== undefined && sb !== undefined && last)
+    return (fr) => {
+      const mocks = fr.ev.mocks;
+      if (mocks !== null && mocks.has(name)) return generic(fr);
+      const x = fr.slots[sa];
+      if (x === undefined) return false;
+      const y = fr.slots[sb];
+      if (y === undefined) return false;
+      return (x === y || (typeof x === 'object' && typeof y === 'object' && equal(x, y))) === eq;
+    };
   if (sa !== undefined && sb !== undefined)
     return (fr) => {
       const mocks = fr.ev.mocks;

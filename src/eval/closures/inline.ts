@@ -93,46 +93,50 @@ export function inlineCall(node: RuleNode, key: string, args: TermC[], pc: PlanC
     gets.push(a.get);
   }
   const n = gets.length;
-  const slots = gets.map(() => pc.hidden());
+  // an argument that is a plain variable of the caller is read by the rules from the
+  // caller's own slot (nothing copied; a function body cannot rebind its arguments), any
+  // other is computed into a hidden slot
+  const slots = args.map((a) => a.slot ?? pc.hidden());
+  const computed = args.map((a) => a.slot === undefined);
   const rules = node.funcs.map((r) => inlineRule(r, slots, pc, depth + 1));
   const nr = rules.length;
-  const s0 = slots[0]!;
-  const g0 = gets[0]!;
-  const s1 = slots[1]!;
-  const g1 = gets[1]!;
   const holds = (fr: Parameters<Step>[0]): boolean => {
     for (let i = 0; i < nr; i++) if (rules[i]!(fr)) return true;
     return false;
   };
   const clear = (fr: Parameters<Step>[0]) => {
-    for (let i = 0; i < n; i++) fr.slots[slots[i]!] = undefined;
+    for (let i = 0; i < n; i++) if (computed[i]) fr.slots[slots[i]!] = undefined;
   };
-  if (n === 2)
+  if (n === 2) {
+    const [s0, s1] = slots as [number, number];
+    const [g0, g1] = gets as [(fr: Parameters<Step>[0]) => Value | undefined, (fr: Parameters<Step>[0]) => Value | undefined];
+    const [c0, c1] = computed as [boolean, boolean];
     return (fr) => {
       const mocks = fr.ev.mocks;
       if (mocks !== null && mocks.has(key)) return generic(fr);
-      const a = g0(fr);
-      if (a === undefined) return false;
-      const b = g1(fr);
-      if (b === undefined) return false;
       const sl = fr.slots;
-      sl[s0] = a;
-      sl[s1] = b;
+      const a = c0 ? g0(fr) : sl[s0];
+      if (a === undefined) return false;
+      const b = c1 ? g1(fr) : sl[s1];
+      if (b === undefined) return false;
+      if (c0) sl[s0] = a;
+      if (c1) sl[s1] = b;
       const ok = holds(fr);
-      sl[s0] = undefined;
-      sl[s1] = undefined;
+      if (c0) sl[s0] = undefined;
+      if (c1) sl[s1] = undefined;
       return ok ? next(fr) : false;
     };
+  }
   return (fr) => {
     const mocks = fr.ev.mocks;
     if (mocks !== null && mocks.has(key)) return generic(fr);
     for (let i = 0; i < n; i++) {
-      const v = gets[i]!(fr);
+      const v = computed[i] ? gets[i]!(fr) : fr.slots[slots[i]!];
       if (v === undefined) {
         clear(fr);
         return false;
       }
-      fr.slots[slots[i]!] = v;
+      if (computed[i]) fr.slots[slots[i]!] = v;
     }
     const ok = holds(fr);
     clear(fr);

@@ -392,7 +392,7 @@ function compileRef(t: RefTerm, pc: PlanCtx): TermC {
   if (!head) throw new Error('empty ref');
   if (head.type === 'var' && head.value === 'data') return compileDataRef(rest, pc);
   if (head.type === 'var' && rest.length > 0) {
-    const fixed = constantPath(head.value, rest, pc);
+    const fixed = constantPath(head.value, rest, pc) ?? slotPath(head.value, rest, pc);
     if (fixed) return fixed;
   }
   const h = compileTerm(head, pc);
@@ -421,6 +421,54 @@ function constantPath(name: string, rest: Term[], pc: PlanCtx): TermC | undefine
   if (name === 'input') return fromGetter((fr) => lookupPath(fr.ev.input, keys, n));
   const s = pc.slotOf(name);
   return fromGetter((fr) => lookupPath(fr.slots[s], keys, n));
+}
+
+/**
+ * `path[i]`, `x[k].name`: a variable (or input) followed by keys that are constants or
+ * variables bound before the ref, read from their slots by one closure (not a getter per key
+ * and one for the head). Each key is looked up as the general path does (`lookup`).
+ */
+function slotPath(name: string, rest: Term[], pc: PlanCtx): TermC | undefined {
+  const n = rest.length;
+  const slots: number[] = [];
+  const consts: Value[] = [];
+  let vars = 0;
+  for (const t of rest) {
+    const c = constValue(t);
+    if (c !== undefined) {
+      slots.push(-1);
+      consts.push(c);
+    } else if (t.type === 'var' && t.value !== 'input' && t.value !== 'data' && pc.isBound(t.value)) {
+      slots.push(pc.slotOf(t.value));
+      consts.push(null);
+      vars++;
+    } else return undefined;
+  }
+  if (vars === 0) return undefined;
+  const head: (fr: Frame) => Value | undefined = name === 'input' ? (fr) => fr.ev.input : ((s) => (fr: Frame) => fr.slots[s])(pc.slotOf(name));
+  if (n === 1) {
+    const k = slots[0]!;
+    if (name === 'input')
+      return fromGetter((fr) => {
+        const key = fr.slots[k];
+        return key === undefined ? undefined : lookup(fr.ev.input, key);
+      });
+    const h = pc.slotOf(name);
+    return fromGetter((fr) => {
+      const key = fr.slots[k];
+      return key === undefined ? undefined : lookup(fr.slots[h], key);
+    });
+  }
+  return fromGetter((fr) => {
+    let v = head(fr);
+    for (let i = 0; i < n && v !== undefined; i++) {
+      const s = slots[i]!;
+      const key = s < 0 ? consts[i]! : fr.slots[s];
+      if (key === undefined) return undefined;
+      v = lookup(v, key);
+    }
+    return v;
+  });
 }
 
 function lookupPath(v: Value | undefined, keys: Value[], n: number): Value | undefined {

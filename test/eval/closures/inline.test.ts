@@ -3,6 +3,7 @@
 // inline, over inputs that make the calls hold, fail and be undefined.
 import { describe, expect, it } from 'vitest';
 import { BufferTracer, Regolith } from '../../../src/index.js';
+import { seededRandom } from '../../seeded-random.js';
 
 const POLICY = `package t
 
@@ -154,5 +155,43 @@ r if {
     );
     expect(r.prepare('data.p.r').evaluate()[0]?.expressions[0]?.value).toBe(true);
     expect(printed).toEqual(['f 1']);
+  });
+
+  it('give the answers of ordinary calls on generated functions, arguments and inputs', () => {
+    // the callers pass their own variables (loop variables, one variable twice, a variable
+    // named as the function's parameter), which the inlined rules read from the callers'
+    // slots; traced runs make ordinary calls
+    const BODIES = ['a == b', 'a == "x"', 'b == input.t', 'count(a) == count(b)', 'every i, x in a { x == b[i] }', 'some x in a; x == b', 'y := a; y == b', 'a[b] == 1', 'not a == b', 'a != b; b != 1'];
+    const VALUES = ['"x"', '"k"', '1', '[1]', '["x"]', '{"a": 1}', '[]', '"y"', '{"x": 1}'];
+    const CALLERS = `
+c1 contains [x, y] if { some x in input.xs; some y in input.ys; f(x, y) }
+c2 contains x if { some x in input.xs; f(x, x) }
+c3 contains x if { some x in input.xs; f(x, input.t) }
+c4 contains x if { some x in input.xs; not f(x, input.t) }
+c5 contains [x, a] if { some x in input.xs; a := x; f(a, input.t); a == x }
+g(z) if f(z, input.t)
+c6 contains x if { some x in input.xs; g(x) }
+c7 contains x if { some x in input.xs; f(x, input.t) with input.t as "x" }
+c8 := [x | some x in input.xs; some y in input.ys; f(y, x)]
+`;
+    const r = seededRandom(515);
+    const pick = (xs: string[]) => xs[Math.floor(r() * xs.length)]!;
+    let inlined = 0;
+    for (let p = 0; p < 30; p++) {
+      const rules = [`f(a, b) if { ${pick(BODIES)} }`, `f(a, b) if { ${pick(BODIES)} }`];
+      if (r() < 0.5) rules.push(`f("k", b) if b == ${pick(VALUES)}`);
+      const text = `package g\n${rules.join('\n')}\n${CALLERS}`;
+      const reg = new Regolith().addModule('g.rego', text);
+      const pq = reg.prepare('data.g');
+      for (let i = 0; i < 6; i++) {
+        const list = () => `[${Array.from({ length: Math.floor(r() * 4) }, () => pick(VALUES)).join(', ')}]`;
+        const inputText = `{"xs": ${list()}, "ys": ${list()}, "t": ${pick(VALUES)}}`;
+        const plain = pq.evaluate({ inputText });
+        const traced = pq.evaluate({ inputText, tracer: new BufferTracer() });
+        expect({ text, inputText, result: plain }).toEqual({ text, inputText, result: traced });
+      }
+      if (reg.compile().root.find(['g', 'f'])!.cache['inline'] === true) inlined++;
+    }
+    expect(inlined).toBeGreaterThan(20);
   });
 });
