@@ -178,6 +178,9 @@ export interface DecisionEvent {
   /** OPA's nd_builtin_cache: the non-deterministic built-in answers the decision used. */
   nd_builtin_cache?: Value;
   req_id?: number;
+  /** The W3C ids (hex) of the traced request that made the decision (distributed tracing on, the request in a span context), as OPA logs them. */
+  trace_id?: string;
+  span_id?: string;
   /** Revisions of data the decision read besides the bundles' (an adapter's document: "adapter/<name>"), logged under `bundles`. */
   revisions?: Record<string, string>;
 }

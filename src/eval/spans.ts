@@ -25,6 +25,11 @@ export interface Spans {
    * asked only when the span is sampled.
    */
   server<T>(name: string, carrier: Record<string, string | string[] | undefined>, attributes: () => Record<string, string | number>, fn: (span: ServerSpan) => T): T;
+  /**
+   * The W3C trace and span ids (hex) of the span the code runs in — recording, or the
+   * unsampled span of a caller's context — for decision logs; undefined outside any.
+   */
+  ids(): { trace_id: string; span_id: string } | undefined;
 }
 
 let installed: Spans | undefined;

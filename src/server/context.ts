@@ -12,6 +12,7 @@ import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
 import { regolithVersion } from '../engine/version.js';
 import type { DecisionEvent, Engine } from '../engine/index.js';
+import { spans } from '../engine/spans.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 import type { GzipSettings } from './respond.js';
 import { dataPathToRef } from './params.js';
@@ -206,7 +207,15 @@ export function resolveContext(opts: ServerOptions): ServerContext {
           metrics: r.metrics,
           requested_by: r.requested_by,
           req_id: r.req_id,
+          trace_id: undefined,
+          span_id: undefined,
         };
+        // the traced request's ids (OPA's trace_id/span_id); with tracing off, one undefined check
+        const ids = spans()?.ids();
+        if (ids) {
+          full.trace_id = ids.trace_id;
+          full.span_id = ids.span_id;
+        }
         // OPA logs the cache whenever it is enabled: {} when no such built-in ran.
         if (r.ndCache) full.nd_builtin_cache = ndBuiltinCacheValue(r.ndCache) ?? newPlainObject();
         const p = sink(full);

@@ -59,8 +59,16 @@ export class EventWriter {
       if (d.result_json !== undefined) this.text(d.result_json);
       else this.value(d.result);
     }
+    if (d.span_id !== undefined) {
+      this.ascii(',"span_id":');
+      this.str(d.span_id);
+    }
     this.ascii(',"timestamp":');
     this.str(d.timestamp ?? new Date().toISOString());
+    if (d.trace_id !== undefined) {
+      this.ascii(',"trace_id":');
+      this.str(d.trace_id);
+    }
     this.ascii('}');
     return (this.length = this.at);
   }

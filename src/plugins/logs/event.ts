@@ -66,6 +66,8 @@ export function buildEvent(d: DecisionEvent, ctx: EventContext): PlainObject {
   if (d.metrics && Object.keys(d.metrics).length) e['metrics'] = { ...d.metrics };
   if (d.nd_builtin_cache !== undefined) e['nd_builtin_cache'] = d.nd_builtin_cache;
   if (d.req_id !== undefined) e['req_id'] = d.req_id;
+  if (d.trace_id !== undefined) e['trace_id'] = d.trace_id;
+  if (d.span_id !== undefined) e['span_id'] = d.span_id;
   return e;
 }
 
@@ -133,7 +135,9 @@ export function encodeDecision(d: LoggedDecision, ctx: EventContext, text: Event
   if (d.req_id !== undefined) s += ',"req_id":' + numberText(d.req_id);
   s += ',"requested_by":' + stringText(d.requested_by ?? '');
   if (d.result !== undefined) s += ',"result":' + (d.result_json ?? jsonText(d.result));
+  if (d.span_id !== undefined) s += ',"span_id":' + stringText(d.span_id);
   s += ',"timestamp":' + stringText(d.timestamp ?? new Date().toISOString());
+  if (d.trace_id !== undefined) s += ',"trace_id":' + stringText(d.trace_id);
   return s + '}';
 }
 

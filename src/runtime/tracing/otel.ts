@@ -11,7 +11,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, isSpanContextValid, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
@@ -164,6 +164,13 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError):
         },
       };
       return als.run(trace.setSpan(parent, span), () => fn(handle));
+    },
+    ids() {
+      // as OPA: the ids of any valid span context, sampled or not (a call with neither a
+      // sampled span nor a caller's context has none here: it runs outside any)
+      const ctx = active();
+      const sc = ctx && trace.getSpanContext(ctx);
+      return sc && isSpanContextValid(sc) ? { trace_id: sc.traceId, span_id: sc.spanId } : undefined;
     },
   };
 

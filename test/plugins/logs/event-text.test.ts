@@ -66,6 +66,7 @@ describe('decision-log event text', () => {
       if (r() < 0.3) d.metrics = r() < 0.3 ? {} : { timer_rego_query_eval_ns: 1200, counter_x: 3 };
       if (r() < 0.2) d.nd_builtin_cache = randomValue(r, 2);
       if (r() < 0.2) d.req_id = Math.floor(r() * 1000);
+      if (r() < 0.3) [d.trace_id, d.span_id] = ['4bf92f3577b34da6a3ce929d0e0e4736', '00f067aa0ba902b7'];
       // labels and revisions change now and then, as they do with discovery and bundle activations
       const ctx = { labels: labelSets[Math.floor(i / 7) % 3]!, revisions: revisionSets[i % 3]! };
       const want = encodeEvent(buildEvent(d, ctx));
