@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { hostname } from 'node:os';
 import { defineConfig } from 'tsup';
 import type { Plugin } from 'esbuild';
 import { readFileSync } from 'node:fs';
@@ -26,7 +28,19 @@ const define = {
   __REGOLITH_TOMBSTONE_PROTO__: JSON.stringify(readFileSync('src/integrations/crash-reports/tombstone.proto', 'utf8')),
   // The version every surface reports (src/engine/version.ts), fixed at build time.
   __REGOLITH_VERSION__: JSON.stringify((JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version),
+  // `regolith version`'s build lines, as opa's: the commit (when built in a git checkout), time and host.
+  __REGOLITH_BUILD__: JSON.stringify(buildInfo()),
 };
+
+function buildInfo(): { commit: string; timestamp: string; hostname: string } {
+  let commit = '';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  } catch {
+    // not a git checkout (a source tarball): no commit to name
+  }
+  return { commit, timestamp: new Date().toISOString().replace(/\.\d+Z$/, 'Z'), hostname: hostname() };
+}
 
 function esbuildOptions(options: { chunkNames?: string; minifyWhitespace?: boolean; minifySyntax?: boolean }): void {
   options.chunkNames = 'chunks/[name]-[hash]';

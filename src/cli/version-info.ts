@@ -1,3 +1,3 @@
 // The package version: one source for every surface (src/engine/version.ts).
 
-export { regolithVersion } from '../engine/version.js';
+export { buildInfo, regolithVersion } from '../engine/version.js';

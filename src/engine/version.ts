@@ -8,6 +8,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 declare const __REGOLITH_VERSION__: string | undefined;
+declare const __REGOLITH_BUILD__: BuildInfo | undefined;
+
+/** Where and when the running build was made (OPA's build commit, timestamp, hostname); empty run from the sources. */
+export interface BuildInfo {
+  commit: string;
+  timestamp: string;
+  hostname: string;
+}
+
+export function buildInfo(): BuildInfo {
+  if (typeof __REGOLITH_BUILD__ === 'object' && __REGOLITH_BUILD__ !== null) return __REGOLITH_BUILD__;
+  return { commit: '', timestamp: '', hostname: '' };
+}
 
 let cached: string | undefined;
 

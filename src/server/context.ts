@@ -10,7 +10,7 @@ import type { Registry } from 'prom-client';
 import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
-import { regolithVersion } from '../engine/version.js';
+import { buildInfo, regolithVersion } from '../engine/version.js';
 import type { DecisionEvent, Engine } from '../engine/index.js';
 import { spans } from '../engine/spans.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
@@ -170,11 +170,12 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     if (text !== ddText) [ddText, ddRef] = [text, dataPathToRef(text)];
     return ddRef;
   };
+  const build = buildInfo();
   const version: VersionInfo = {
     version: opts.version?.version ?? regolithVersion(),
-    build_commit: opts.version?.build_commit ?? '',
-    build_timestamp: opts.version?.build_timestamp ?? '',
-    build_hostname: opts.version?.build_hostname ?? '',
+    build_commit: opts.version?.build_commit ?? build.commit,
+    build_timestamp: opts.version?.build_timestamp ?? build.timestamp,
+    build_hostname: opts.version?.build_hostname ?? build.hostname,
   };
   const logger = opts.logger;
   return {

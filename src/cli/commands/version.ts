@@ -3,7 +3,7 @@
 import { command } from '../command.js';
 import { refused } from '../flags.js';
 import { out } from '../io.js';
-import { regolithVersion } from '../version-info.js';
+import { buildInfo, regolithVersion } from '../version-info.js';
 
 const versionCommand = command({
   name: 'version',
@@ -16,11 +16,13 @@ const versionCommand = command({
 });
 
 export default versionCommand.action(() => {
+  const build = buildInfo();
   out(
     [
       `Version: ${regolithVersion()}`,
-      `Build Commit: ${process.env.REGOLITH_BUILD_COMMIT ?? ''}`,
-      `Build Timestamp: ${process.env.REGOLITH_BUILD_TIMESTAMP ?? ''}`,
+      `Build Commit: ${build.commit}`,
+      `Build Timestamp: ${build.timestamp}`,
+      `Build Hostname: ${build.hostname}`,
       `Node Version: ${process.version}`,
       `Platform: ${process.platform}/${process.arch}`,
       'Rego Version: v1',
