@@ -38,6 +38,8 @@ beforeAll(async () => {
   });
   const engine = new RegolithEngine();
   await engine.putPolicy('authz.rego', 'package authz\n\ndefault allow := false\n\nallow if input.user == "alice"\n');
+  // the log masks one field no other case reads: a replay of such a decision must say so
+  await engine.putPolicy('mask.rego', 'package system.log\n\nmask contains "/input/secret"\n');
   manager = new PluginManager({ config, engine, timing: fastTiming(), id: 'ui-decisions', version: '0.0.0', console: pino({ level: 'silent' }), logger: pino({ level: 'silent' }) });
   await manager.start();
   server = await startServer({
@@ -117,6 +119,23 @@ describe.skipIf(!haveChromium)('live decisions', () => {
       expect(await n('buffered')).toBeGreaterThanOrEqual(0);
       expect(await n('dropped_buffer_size_limit')).toBeGreaterThan(0);
       await expect.poll(() => page.locator('.log-counters .log-error').innerText(), { timeout: 10_000 }).toContain('503');
+      expect(errors).toEqual([]);
+      expect(outside).toEqual([]);
+    });
+  });
+
+  it('warns that a replay may differ when the decision log masked part of the input', async () => {
+    await onPage(browser.ctx, server.url, 'decisions-masked', async ({ page, errors, outside }) => {
+      await page.goto(`${server.url}/ui#/decisions`);
+      await ready(page, 'decisions');
+      await page.waitForSelector('.live.on');
+      const d = await decide({ user: 'alice', secret: 'hunter2' });
+      await page.locator(`tr.decision[data-id="${d.decision_id}"] button.open`).click();
+      await ready(page, 'playground');
+      const warning = await page.locator('.banner.warning').innerText();
+      expect(warning).toContain('the decision log masked /input/secret');
+      expect(warning).toContain('the result may differ');
+      expect(await page.locator('.page').innerText()).not.toContain('hunter2');
       expect(errors).toEqual([]);
       expect(outside).toEqual([]);
     });
