@@ -113,6 +113,16 @@ function truthy(tc: TermC, next: Step, vs: number | undefined, capture = false):
         const v = g(fr);
         return v === undefined || v === false ? false : next(fr);
       };
+    // a query's expression (its value reported): read, no closure per evaluation
+    if (vs !== undefined)
+      return (fr) => {
+        const v = g(fr);
+        if (v === undefined || (v === false && !capture)) return false;
+        fr.slots[vs] = v;
+        const r = next(fr);
+        fr.slots[vs] = undefined;
+        return r;
+      };
   }
   return (fr) =>
     tc.gen(fr, (v) => {
