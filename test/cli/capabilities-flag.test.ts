@@ -32,7 +32,7 @@ describe('--capabilities <file>', () => {
   it('eval: a built-in the file leaves out is an undefined function (OPA JSON error shape)', () => {
     const { policy, narrow } = setup();
     const r = regolith(['eval', '--capabilities', narrow, '-d', policy, 'data.a.n']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout)).toEqual({
       errors: [{ code: 'rego_type_error', message: 'undefined function upper', location: { file: policy, row: 3, col: 10 } }],
     });
@@ -41,7 +41,7 @@ describe('--capabilities <file>', () => {
   it('eval: the query itself is checked too', () => {
     const { narrow } = setup();
     const r = regolith(['eval', '--capabilities', narrow, '--format', 'pretty', 'x := lower("A")']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('rego_type_error: undefined function lower');
   });
 
@@ -104,7 +104,7 @@ describe('--capabilities <file>: features, future_keywords, allow_net', () => {
     const { policy } = setup();
     const old = caps({ features: ['rule_head_ref_string_prefixes'], future_keywords: ['in'] });
     const r = regolith(['eval', '--capabilities', old, '-d', policy, '--format', 'pretty', 'data.a.n']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('rego_parse_error: illegal capabilities: rego_v1 feature required for parsing v1 Rego');
     const v0 = join(mkdtempSync(join(tmpdir(), 'regolith-caps-v0-')), 'v0.rego');
     writeFileSync(v0, 'package b\n\nimport future.keywords.in\n\nn := count([x | x := [1, 2][_]; x in [1]])\n');
@@ -120,7 +120,7 @@ describe('--capabilities <file>: features, future_keywords, allow_net', () => {
   it('allow_net: http.send and net.lookup_ip_addr reach only the hosts listed', () => {
     const file = caps({ allow_net: ['localhost'] });
     const denied = regolith(['eval', '--strict-builtin-errors', '--capabilities', file, '--format', 'pretty', 'http.send({"method": "get", "url": "http://127.0.0.1:1/x"})']);
-    expect(denied.code).toBe(1);
+    expect(denied.code).toBe(2);
     expect(denied.stdout + denied.stderr).toContain('eval_builtin_error: http.send: unallowed host: 127.0.0.1');
     const quiet = regolith(['eval', '--capabilities', file, '--format', 'raw', 'http.send({"method": "get", "url": "http://127.0.0.1:1/x", "raise_error": false}).error']);
     expect(JSON.parse(quiet.stdout)).toEqual({ code: 'eval_http_send_internal_error', message: 'unallowed host: 127.0.0.1' });

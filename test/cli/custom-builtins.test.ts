@@ -68,7 +68,7 @@ describe('regolith eval --builtins', () => {
     expect(lenient.code).toBe(0);
     expect(JSON.parse(lenient.stdout)).toEqual({});
     const strict = regolith([...args, '--strict-builtin-errors']);
-    expect(strict.code).toBe(1);
+    expect(strict.code).toBe(2);
     expect(JSON.parse(strict.stdout)).toEqual({
       errors: [{ code: 'eval_builtin_error', message: 'custom.parse_module: no package clause', location: { file: join(d, 'lint.rego'), row: 3, col: 11 } }],
     });
@@ -77,14 +77,14 @@ describe('regolith eval --builtins', () => {
   it('type-checks calls against the module\'s declarations', () => {
     const d = dir({ 'bad.rego': 'package bad\n\nx := custom.parse_module(42)\n' });
     const r = regolith(['eval', '--builtins', LINTER, '-d', join(d, 'bad.rego'), '--format', 'pretty', 'data.bad.x']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr + r.stdout).toContain('rego_type_error: custom.parse_module: invalid argument(s)');
   });
 
   it('without the module the call is an undefined function', () => {
     const d = dir({ 'lint.rego': POLICY });
     const r = regolith(['eval', '-d', join(d, 'lint.rego'), 'data.lint.parsed']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout).toContain('undefined function custom.parse_module');
   });
 

@@ -36,7 +36,7 @@ describe('eval --schema', () => {
   it('a ref the schema does not have is rego_type_error undefined ref, in OPA JSON shape with details', () => {
     const { policy, schema } = setup(BAD);
     const r = regolith(['eval', '--schema', schema, '-d', policy, 'data.p.allow']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     const err = (JSON.parse(r.stdout) as { errors: Record<string, unknown>[] }).errors;
     expect(err).toHaveLength(1);
     expect(err[0]).toMatchObject({
@@ -59,7 +59,7 @@ describe('eval --schema', () => {
   it('the query is checked against a single schema file; a directory gives input no type by itself (as OPA)', () => {
     const { schema, schemaDir } = setup(GOOD);
     const r = regolith(['eval', '--schema', schema, '--format', 'pretty', 'input.usr']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain('rego_type_error: undefined ref: input.usr');
     expect(regolith(['eval', '--schema', schemaDir, '--format', 'pretty', 'input.usr']).code).toBe(0);
     const bad = setup(BAD);
@@ -76,7 +76,7 @@ describe('eval --schema', () => {
       'package acl\n\n# METADATA\n# schemas:\n#   - input: schema.input\n#   - data.acl: schema.k8s.acl\nallow if {\n  data.acl.bob[_] == input.user.name\n}\n',
     );
     const r = regolith(['eval', '--schema', schemaDir, '-d', policy, '--format', 'pretty', 'data.acl.allow']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(
       `1 error occurred: ${policy}:8: rego_type_error: undefined ref: data.acl.bob[$0]\n\tdata.acl.bob[$0]\n\t         ^\n\t         have: "bob"\n\t         want (one of): ["alice"]`,
     );
@@ -89,7 +89,7 @@ describe('eval --schema', () => {
   it('= between a typed ref and another type is match error with its left/right lines', () => {
     const { policy, schema } = setup('package p\n\nallow if input.user.name = 7\n');
     const r = regolith(['eval', '--schema', schema, '-d', policy, '--format', 'pretty', 'data.p.allow']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stdout + r.stderr).toContain(`1 error occurred: ${policy}:3: rego_type_error: match error\n\tleft  : string\n\tright : number`);
     const json = regolith(['eval', '--schema', schema, '-d', policy, 'data.p.allow']);
     expect((JSON.parse(json.stdout) as { errors: unknown[] }).errors[0]).toMatchObject({ message: 'match error', details: { a: { type: 'string' }, b: { type: 'number' } } });

@@ -1,7 +1,7 @@
 // `regolith eval`: evaluates a query against policy and data files (-d), bundles (-b) and
 // an input document (-i / --stdin-input), printing the result in OPA's formats. Errors of
 // any stage are printed in OPA's shape (in the JSON document for --format json) with exit
-// code 1; --fail / --fail-defined turn an undefined / defined result into exit code 1.
+// code 2; --fail / --fail-defined turn an undefined / defined result into exit code 1.
 
 import { readFileSync } from 'node:fs';
 import yaml from 'js-yaml';
@@ -336,7 +336,8 @@ export default evalCommand.action(async (queryArg, f) => {
   process.stdout.write(printed.stdout);
   process.stderr.write(printed.stderr);
   // Only built-in errors (--show-builtin-errors) do not make the command fail, as in OPA.
-  if (out.errors?.length && out.errors.length !== out.builtinErrorCount) throw new CLIError('');
+  // An error is exit code 2, as opa eval's (1 is left to --fail and its kin).
+  if (out.errors?.length && out.errors.length !== out.builtinErrorCount) throw new CLIError('', 2);
   const defined = f.partial ? (out.partial?.queries.length ?? 0) > 0 : (out.results?.length ?? 0) > 0;
   if ((f.fail && !defined) || (f.failDefined && defined)) throw new CLIError('');
   if (f.failNonEmpty && !f.partial && out.results?.some((r) => r.expressions.some((e) => !isEmpty(e.value)))) throw new CLIError('');

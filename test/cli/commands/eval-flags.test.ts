@@ -130,7 +130,7 @@ describe('eval --package and --import', () => {
 
   it('without --package, a rule name is an unsafe var in the query', async () => {
     const r = await cli(['eval', '-d', policy, '--format', 'raw', 'allow']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('var allow is unsafe');
   });
 });
@@ -140,7 +140,7 @@ describe('eval: other flags', () => {
     const strictPolicy = file('strict.rego', 'package s\n\nimport data.lib.q\n\nx := 1\n');
     expect((await cli(['eval', '-d', strictPolicy, '--format', 'raw', 'data.s.x'])).stdout).toBe('1\n');
     const r = await cli(['eval', '-d', strictPolicy, '--strict', 'data.s.x']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(json(r.stdout).errors[0]).toMatchObject({ code: 'rego_compile_error', message: expect.stringContaining('import data.lib.q unused') });
   });
 

@@ -44,17 +44,17 @@ describe('eval --input-format tombstone', () => {
     expect(r.stdout.trim()).toBe('SIGSEGV');
   });
 
-  it('a file that is not a Tombstone is an input error: exit 1 with the reason', () => {
+  it('a file that is not a Tombstone is an input error: exit 2 with the reason', () => {
     const r = regolith(['eval', '--input-format', 'tombstone', '-i', garbage, 'input']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     const out = JSON.parse(r.stdout);
     expect(out.errors).toHaveLength(1);
     expect(out.errors[0].message).toMatch(new RegExp(`^unable to parse input from ${garbage}: crash report is not a valid Tombstone: \\S`));
     const pretty = regolith(['eval', '--input-format', 'tombstone', '-i', garbage, '--format', 'pretty', 'input']);
-    expect(pretty.code).toBe(1);
+    expect(pretty.code).toBe(2);
     expect(pretty.stdout + pretty.stderr).toMatch(/crash report is not a valid Tombstone/);
     const missing = regolith(['eval', '--input-format', 'tombstone', '-i', join(dir, 'nope.pb'), 'input']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(missing.stdout).toMatch(/open .*nope\.pb: no such file or directory/);
   });
 
@@ -63,7 +63,7 @@ describe('eval --input-format tombstone', () => {
     writeFileSync(yml, 'user: alice\n');
     expect(regolith(['eval', '--input-format', 'yaml', '-i', yml, '--format', 'raw', 'input.user']).stdout.trim()).toBe('alice');
     const asJSON = regolith(['eval', '--input-format', 'json', '-i', yml, 'input.user']);
-    expect(asJSON.code).toBe(1);
+    expect(asJSON.code).toBe(2);
     expect(asJSON.stdout).toMatch(/unable to parse input from/);
     const bad = regolith(['eval', '--input-format', 'xml', '-i', yml, 'input']);
     expect(bad.code).not.toBe(0);

@@ -90,20 +90,20 @@ describe('regolith eval', () => {
 
   it('--v0-compatible parses v0 policies given with -d', () => {
     const dir = tree({ 'p.rego': 'package p\nq[x] { x := [1, 2][_] }\n' });
-    expect(regolith(['eval', '-d', dir, 'data.p.q']).code).toBe(1);
+    expect(regolith(['eval', '-d', dir, 'data.p.q']).code).toBe(2);
     const r = regolith(['eval', '--v0-compatible', '-d', dir, '--format', 'raw', 'data.p.q']);
     expect(r.stdout).toBe('[1,2]\n');
   });
 
-  it('reports parse errors in OPA\'s JSON shape (stdout) and pretty form (stderr) with exit 1', () => {
+  it('reports parse errors in OPA\'s JSON shape (stdout) and pretty form (stderr) with exit 2, as opa eval', () => {
     const dir = tree({ 'bad.rego': 'package bad\nallow if {\n' });
     const json = regolith(['eval', '-d', join(dir, 'bad.rego'), 'data.bad.allow']);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(2);
     const doc = JSON.parse(json.stdout);
     expect(doc.errors[0].code).toBe('rego_parse_error');
     expect(doc.errors[0].location.file).toBe(join(dir, 'bad.rego'));
     const pretty = regolith(['eval', '-f', 'pretty', '-d', join(dir, 'bad.rego'), 'data.bad.allow']);
-    expect(pretty.code).toBe(1);
+    expect(pretty.code).toBe(2);
     expect(pretty.stderr).toMatch(/^1 error occurred: .*bad\.rego:\d+: rego_parse_error: /);
   });
 
@@ -112,14 +112,14 @@ describe('regolith eval', () => {
     const unsafe = JSON.parse(regolith(['eval', '-d', join(dir, 'p.rego'), 'data.p.x']).stdout);
     expect(unsafe.errors[0].code).toMatch(/rego_(unsafe_var|compile)_error/);
     const conflict = regolith(['eval', '-d', join(dir, 'q.rego'), 'data.q.f']);
-    expect(conflict.code).toBe(1);
+    expect(conflict.code).toBe(2);
     expect(JSON.parse(conflict.stdout).errors[0].code).toMatch(/rego_(compile|type)_error|eval_conflict_error/);
   });
 
   it('--strict-builtin-errors turns a built-in error into an eval_builtin_error', () => {
     expect(JSON.parse(regolith(['eval', 'x := to_number("nope")']).stdout)).toEqual({});
     const r = regolith(['eval', '--strict-builtin-errors', 'x := to_number("nope")']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).errors[0].code).toBe('eval_builtin_error');
   });
 
@@ -134,11 +134,11 @@ describe('regolith eval', () => {
   it('--timeout ends a long evaluation with an error', () => {
     const dir = tree({ 'slow.rego': 'package slow\nxs := numbers.range(1, 300)\nn := count([x | x := xs[_] + xs[_] + xs[_]])\n' });
     const r = regolith(['eval', '--timeout', '100ms', '-d', dir, 'data.slow.n']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).errors[0].code).toBe('eval_cancel_error');
   }, 60_000);
 
-  it('rejects wrong usage with a clear message and exit code 1', () => {
+  it('rejects wrong usage with a clear message and exit code 1 (a file that cannot be loaded: 2)', () => {
     const fmt = regolith(['eval', '--format', 'xml', 'true']);
     expect(fmt.code).toBe(1);
     expect(fmt.stderr).toContain('invalid argument "xml" for "-f, --format" flag');
@@ -146,7 +146,7 @@ describe('regolith eval', () => {
     expect(flag.code).toBe(1);
     expect(flag.stderr).toContain("unknown option '--nope'");
     const missing = regolith(['eval', '-d', '/no/such/file.rego', 'true']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).errors[0].message).toContain('/no/such/file.rego: no such file or directory');
     const noQuery = regolith(['eval']);
     expect(noQuery.code).toBe(1);

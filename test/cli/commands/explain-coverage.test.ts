@@ -118,7 +118,7 @@ describe('regolith eval --timeout', () => {
     const t0 = Date.now();
     const r = regolith(['eval', '--timeout', '100ms', '-d', dir, 'data.slow.p']);
     expect(Date.now() - t0).toBeLessThan(10_000);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(JSON.parse(r.stdout).errors[0]).toMatchObject({ code: 'eval_cancel_error', message: 'caller cancelled query execution' });
   }, 60_000);
 });
