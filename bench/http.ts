@@ -29,7 +29,7 @@
 
 import autocannon, { type Result } from 'autocannon';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { gunzipSync } from 'node:zlib';
@@ -263,6 +263,30 @@ const LOG_RATES = (process.env['BENCH_LOG_RATES'] ?? '200,600').split(',').filte
 const LOG_SETTLE_S = 2.5;
 /** Seconds a decision-log run waits at most for the collector to have every event. */
 const LOG_WAIT_S = 60;
+/**
+ * Seconds of warm-up at max rate per server before the decision-log runs (BENCH_LOG_WARMUP_S).
+ * With 2 s, the logging server's uploads had run once or twice: the compiler's work on them
+ * (V8's helper threads) fell into the first measured rows, and counted as logging's cost.
+ */
+const LOG_WARMUP_S = Number(process.env['BENCH_LOG_WARMUP_S'] ?? 10);
+
+/** A process's CPU time (µs, user + system) on its main thread and on all the others (libuv's pool, V8's helpers), from /proc. */
+function threadCpu(pid: number): { main: number; other: number } {
+  const out = { main: 0, other: 0 };
+  for (const t of readdirSync(`/proc/${pid}/task`)) {
+    let st: string;
+    try {
+      st = readFileSync(`/proc/${pid}/task/${t}/stat`, 'utf8');
+    } catch {
+      continue; // a thread that ended
+    }
+    const f = st.slice(st.lastIndexOf(')') + 2).split(' ');
+    const us = (Number(f[11]) + Number(f[12])) * 10000;
+    if (t === String(pid)) out.main += us;
+    else out.other += us;
+  }
+  return out;
+}
 
 /** The decision-log collector: accepts every upload (204) and counts bytes, uploads and events. */
 async function collector(): Promise<{ url: string; bytes: number; uploads: number; events: number; close(): void }> {
@@ -291,6 +315,9 @@ async function collector(): Promise<{ url: string; bytes: number; uploads: numbe
 }
 
 interface LogRun extends Run {
+  /** Server CPU per decision on its main thread (the event loop) and on its other threads. */
+  main: number;
+  other: number;
   /** Decisions the server logged in the run, and the compressed bytes and events its collector received. */
   logged: number;
   bytes: number;
@@ -332,18 +359,21 @@ async function loggingRuns(requests: { path: string; body: string }[], s: Return
     };
     for (const srv of [plain, ...loggers.map((l) => l.srv)]) {
       await prepare(srv, s, path, hand);
-      await load(srv.url, requests, undefined, 2); // warm-up
+      await load(srv.url, requests, undefined, LOG_WARMUP_S); // warm-up
     }
     for (const l of loggers) await uploaded(l);
     const settled = async (srv: Server, rate: number | undefined, l?: (typeof loggers)[number]): Promise<LogRun> => {
       const c0 = await childState(srv);
+      const t0 = threadCpu(srv.child.pid!);
       const b0 = l?.col.bytes ?? 0;
       const e0 = l?.col.events ?? 0;
       const r = await load(srv.url, requests, rate);
       await new Promise((res) => setTimeout(res, LOG_SETTLE_S * 1000));
       if (l) await uploaded(l);
       const c1 = await childState(srv);
-      return { r, cpu: (c1.cpu - c0.cpu) / Math.max(1, r.requests.total), logged: c1.logged - c0.logged, bytes: (l?.col.bytes ?? 0) - b0, events: (l?.col.events ?? 0) - e0 };
+      const t1 = threadCpu(srv.child.pid!);
+      const n = Math.max(1, r.requests.total);
+      return { r, cpu: (c1.cpu - c0.cpu) / n, main: (t1.main - t0.main) / n, other: (t1.other - t0.other) / n, logged: c1.logged - c0.logged, bytes: (l?.col.bytes ?? 0) - b0, events: (l?.col.events ?? 0) - e0 };
     };
     for (const rate of [...LOG_RATES, undefined]) {
       const row: LogRow = { rate: rate ? `${rate}/s` : 'max', load: 0, plain: await settled(plain, rate), logs: [] };
@@ -351,7 +381,8 @@ async function loggingRuns(requests: { path: string; body: string }[], s: Return
       row.load = loadavg()[0]!;
       rows.push(row);
       const figures = row.logs.map((x, i) => `${Math.round(x.cpu)} µs logging${i ? ' (baseline)' : ''} (${x.events} events of ${x.logged} decisions logged, ${Math.round(x.bytes / 1024)} KB)`);
-      console.log(`decision logs at ${row.rate}: server CPU per decision ${Math.round(row.plain.cpu)} µs plain, ${figures.join(', ')}; load ${row.load.toFixed(1)}`);
+      const split = (x: Run & { main?: number; other?: number }) => `${Math.round(x.main ?? 0)}/${Math.round(x.other ?? 0)}`;
+      console.log(`decision logs at ${row.rate}: server CPU per decision ${Math.round(row.plain.cpu)} µs plain, ${figures.join(', ')}; event loop/other threads ${[row.plain, ...row.logs].map(split).join(', ')} µs; load ${row.load.toFixed(1)}`);
     }
     for (const l of loggers) {
       const all = (await childState(l.srv)).logged;
@@ -369,7 +400,7 @@ async function loggingRuns(requests: { path: string; body: string }[], s: Return
 
 function logTable(rows: LogRow[]): string {
   const base = rows[0]?.logs.length === 2;
-  const head = ['rate', 'req/s plain', 'req/s logging', 'p99 plain', 'p99 logging', 'CPU/decision plain', 'CPU/decision logging', 'logging extra', 'uploaded'];
+  const head = ['rate', 'req/s plain', 'req/s logging', 'p99 plain', 'p99 logging', 'CPU/decision plain', 'CPU/decision logging', 'logging extra', 'of it event loop / other threads', 'uploaded'];
   if (base) head.push('req/s baseline', 'p99 baseline', 'CPU/decision baseline', 'baseline extra');
   head.push('load');
   const out: string[][] = [head];
@@ -384,6 +415,7 @@ function logTable(rows: LogRow[]): string {
       `${Math.round(x.plain.cpu)} µs`,
       `${Math.round(l.cpu)} µs`,
       `${Math.round(l.cpu - x.plain.cpu)} µs`,
+      `${Math.round(l.main - (x.plain as LogRun).main)} / ${Math.round(l.other - (x.plain as LogRun).other)} µs`,
       `${l.events.toLocaleString('en-US')} events / ${l.logged.toLocaleString('en-US')}, ${Math.round(l.bytes / Math.max(1, l.events))} B each`,
     ];
     if (b) row.push(Math.round(b.r.requests.average).toLocaleString('en-US'), `${b.r.latency.p99} ms`, `${Math.round(b.cpu)} µs`, `${Math.round(b.cpu - x.plain.cpu)} µs`);
