@@ -17,7 +17,8 @@ function outcome(r: TestResult): string {
   return r.fail ? 'FAIL' : 'PASS';
 }
 
-function line(r: TestResult): string {
+/** A result's line: `data.pkg.test_x: PASS (1.2ms)` (OPA's Result.String without sub-results). */
+export function resultLine(r: TestResult): string {
   return r.skip ? `${r.pkg}.${r.name}: SKIPPED` : `${r.pkg}.${r.name}: ${outcome(r)} (${formatDuration(r.durationNs)})`;
 }
 
@@ -28,7 +29,7 @@ function indent(text: string, n = 2): string {
     .join('\n');
 }
 
-function errorText(r: TestResult): string {
+export function errorText(r: TestResult): string {
   const e = r.error!;
   const loc = e.location ? `${e.location.file}:${e.location.row}: ` : '';
   return `${loc}${e.code ? e.code + ': ' : ''}${e.message}`;
@@ -51,6 +52,8 @@ function subLine(sr: SubResult, depth: number): string {
 export interface PrettyOptions {
   verbose: boolean;
   benchMem?: boolean;
+  /** -f gobench: benchmark names as the Go benchmark format wants them (BenchmarkDataPkgTestX). */
+  goBench?: boolean;
   /** --var-values: each failure shows the expression it failed on, with its variables' values. */
   varValues?: { source: SourceLines };
 }
@@ -62,6 +65,11 @@ function failureLines(f: TestResult, source: SourceLines): string[] {
   return ['', `  ${e.location.file}:${e.location.row}:`, ...prettyVarValues(e, source).map((l) => '    ' + l)];
 }
 
+/** OPA's gobench name: data.foo.bar.test_auth -> BenchmarkDataFooBarTestAuth (each part title-cased, as Go's strings.Title). */
+export function goBenchName(name: string): string {
+  return 'Benchmark' + name.replace(/_/g, '.').split('.').map((p) => p.replace(/^./, (c) => c.toUpperCase())).join('');
+}
+
 export function prettyReport(results: TestResult[], o: PrettyOptions): string {
   const out: string[] = [];
   let lastFile = '';
@@ -70,7 +78,8 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
     const ok = !r.fail && !r.skip && !r.error;
     if (ok && r.bench) {
       dirty = true;
-      out.push(`${r.pkg}.${r.name}\t${goBenchString(r.bench)}${o.benchMem ? '\t' + goBenchMemString(r.bench) : ''}`);
+      const name = o.goBench ? goBenchName(`${r.pkg}.${r.name}`) : `${r.pkg}.${r.name}`;
+      out.push(`${name}\t${goBenchString(r.bench)}${o.benchMem ? '\t' + goBenchMemString(r.bench) : ''}`);
       continue;
     }
     if (!o.verbose && ok) continue;
@@ -80,7 +89,7 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
       lastFile = r.file;
     }
     dirty = true;
-    out.push(line(r));
+    out.push(resultLine(r));
     eachSub(r.subResults, (sr, lineage) => {
       if (sr.fail || o.verbose) out.push(subLine(sr, lineage.length));
     });
@@ -91,7 +100,7 @@ export function prettyReport(results: TestResult[], o: PrettyOptions): string {
   if ((o.verbose || o.varValues) && failures.length) {
     out.push(HL, 'FAILURES', HL);
     for (const f of failures) {
-      out.push(line(f));
+      out.push(resultLine(f));
       if (f.trace.length) out.push('', indent(f.trace.join('\n')));
       if (o.varValues && !f.subResults?.size) out.push(...failureLines(f, o.varValues.source));
       // every failed case with its lineage

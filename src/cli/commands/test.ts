@@ -8,9 +8,9 @@ import { CLIError } from '../io.js';
 import { loadPaths } from '../../runtime/load-paths.js';
 import { BENCH_FORMATS } from '../options.js';
 import { buildPolicySet, prettyErrorText, toErrorDetails } from '../../runtime/policy-set.js';
-import { jsonReport, prettyReport } from '../test-report.js';
+import { errorText, jsonReport, prettyReport, resultLine } from '../test-report.js';
 import { discoverTests, runTests, type TestResult } from '../test-runner.js';
-import { CoverageTracer, coverageReport, thresholdMessage, type ExplainMode, type Module } from '../../engine/index.js';
+import { CoverageTracer, coverageReport, thresholdMessage, type CoverageReport, type ExplainMode, type Module } from '../../engine/index.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { benchmem, builtins, bundleMode, capabilities, explain, format, ignore, refused, schema, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
@@ -84,7 +84,6 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   }
   const threshold = Number(f.threshold);
   if (!Number.isFinite(threshold) || threshold < 0 || threshold > 100) throw new CLIError('Code coverage threshold must be between 0 and 100');
-  if (f.coverage && f.bench) throw new CLIError('coverage reporting is not supported when benchmarking tests');
   let filter: RegExp | undefined;
   if (f.run !== undefined) {
     try {
@@ -103,10 +102,13 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   const verbose = !!f.verbose || f.explain !== undefined;
   const regoVersion = f.v0Compatible ? 'v0' : 'v1';
 
-  let results: TestResult[];
-  let modules: Map<string, Module> = new Map();
+  // --threshold alone turns coverage on, as in opa test.
+  const withCoverage = !!f.coverage || threshold > 0;
+  if (withCoverage && f.bench) throw new CLIError('coverage reporting is not supported when benchmarking tests');
+  const coverage = withCoverage ? new CoverageTracer() : undefined;
+  let run: () => Promise<TestResult[]>;
+  let modules: Map<string, Module>;
   const sources = new Map<string, string[]>();
-  const coverage = f.coverage ? new CoverageTracer() : undefined;
   try {
     const loaded = await loadPaths({
       paths: f.bundle ? [] : paths,
@@ -119,37 +121,43 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
     const showProgress = !!process.stderr.isTTY && f.format === 'pretty' && !verbose && cases.length > 1;
     modules = set.modules;
     for (const m of loaded.modules) sources.set(m.file, m.text.split('\n'));
-    // --count: every test runs that many times, each run reported (as opa test repeats them).
-    results = [];
-    for (let i = 0; i < count; i++) {
-      results.push(...await runTests(set, loaded.data, cases, {
-        timeoutMs,
-        trace: verbose,
-        explain: f.explain as ExplainMode | undefined,
-        varValues: !!f.varValues,
-        // -p 0 is OPA's explicit "number of CPUs"
-        parallel: Number(f.parallel) || availableParallelism(),
-        coverage,
-        bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
-        onResult: showProgress ? progress : undefined,
-      }));
-    }
+    run = () => runTests(set, loaded.data, cases, {
+      timeoutMs,
+      trace: verbose,
+      explain: f.explain as ExplainMode | undefined,
+      varValues: !!f.varValues,
+      // -p 0 is OPA's explicit "number of CPUs"
+      parallel: Number(f.parallel) || availableParallelism(),
+      coverage,
+      bench: f.bench ? { benchTimeMs: BENCH_TIME_MS } : undefined,
+      onResult: showProgress ? progress : undefined,
+    });
   } catch (e) {
     process.stderr.write(prettyErrorText(toErrorDetails(e)) + '\n');
     return 1;
   }
-
-  if (coverage) {
-    // as opa test: with --coverage the output is the JSON coverage report, whatever the format
-    const report = coverageReport(coverage.hits, modules);
-    process.stdout.write(JSON.stringify(report, null, 2) + '\n');
-    if ((report.coverage ?? 0) < threshold) {
-      process.stderr.write(thresholdMessage(report.coverage ?? 0, threshold) + '\n');
-      return 2;
+  // --count: the tests run and are reported that many times, each run on its own, until
+  // one does not pass (as opa test loops over its runner and reporter).
+  for (let i = 0; i < count; i++) {
+    let results: TestResult[];
+    try {
+      results = await run();
+    } catch (e) {
+      process.stderr.write(prettyErrorText(toErrorDetails(e)) + '\n');
+      return 1;
     }
-  } else process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, {
+    const code = coverage ? reportCoverage(results, coverage, modules, threshold, verbose) : report(results, f, verbose, sources);
+    if (code !== 0) return code;
+  }
+  return 0;
+}
+
+/** The test report of one run and its exit code (2 for a failing, erroring or skipped test). */
+function report(results: TestResult[], f: TestFlags, verbose: boolean, sources: Map<string, string[]>): number {
+  process.stdout.write(f.format === 'json' ? jsonReport(results) : prettyReport(results, {
     verbose,
     benchMem: f.benchmem,
+    goBench: f.format === 'gobench',
     varValues: f.varValues ? { source: (file, row) => sources.get(file)?.[row - 1] } : undefined,
   }));
   if (results.length === 0 && f.failOnEmpty) {
@@ -158,6 +166,41 @@ async function doTest(paths: string[], f: TestFlags): Promise<number> {
   }
   const bad = results.some((r) => r.fail || r.error || (r.skip && !f.exitZeroOnSkipped));
   return bad ? 2 : 0;
+}
+
+/**
+ * OPA's coverage reporter: a test that errors or fails ends the command (exit 1; a failure is
+ * printed as the pretty report does it, its line on stderr); below the threshold, only the
+ * message (with -v the lines not covered) and exit 2; otherwise the JSON coverage report.
+ */
+function reportCoverage(results: TestResult[], coverage: CoverageTracer, modules: Map<string, Module>, threshold: number, verbose: boolean): number {
+  const errored = results.find((r) => r.error);
+  if (errored) {
+    process.stderr.write(`${errorText(errored)}\n`);
+    return 1;
+  }
+  const failures = results.filter((r) => r.fail);
+  if (failures.length) {
+    process.stdout.write(prettyReport(failures, { verbose }));
+    process.stderr.write(`${resultLine(failures[0]!)}\n`);
+    return 1;
+  }
+  const cover = coverageReport(coverage.hits, modules);
+  if ((cover.coverage ?? 0) < threshold) {
+    process.stderr.write(thresholdMessage(cover.coverage ?? 0, threshold) + (verbose ? notCoveredLines(cover) : '') + '\n');
+    return 2;
+  }
+  process.stdout.write(JSON.stringify(cover, null, 2) + '\n');
+  return 0;
+}
+
+/** cover.CoverageThresholdError's verbose part: each file's uncovered row spans. */
+function notCoveredLines(cover: CoverageReport): string {
+  const files = Object.keys(cover.files).sort();
+  const lines = files.flatMap((file) =>
+    (cover.files[file]!.not_covered ?? []).map((r) => (r.start.row === r.end.row ? `\n\t${file}:${r.start.row}` : `\n\t${file}:${r.start.row}-${r.end.row}`)),
+  );
+  return lines.length ? `\nLines not covered:${lines.join('')}` : '';
 }
 
 export default testCommand.action(async (paths, f) => {
