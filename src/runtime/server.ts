@@ -153,7 +153,12 @@ export async function runServer(o: RunServerOptions): Promise<number> {
   let tracing: Tracing | undefined;
   if (config.distributed_tracing) {
     try {
-      tracing = await startTracing(config.distributed_tracing, (err) => logger.error({ err }, 'Failed to shutdown OpenTelemetry trace exporter gracefully.'));
+      tracing = await startTracing(
+        config.distributed_tracing,
+        (err) => logger.error({ err }, 'Failed to shutdown OpenTelemetry trace exporter gracefully.'),
+        // as OPA's otel error handler: each failed export is a warning
+        (err) => logger.warn(`Distributed tracing: ${err.message}`),
+      );
     } catch (e) {
       throw new ExitError(e instanceof Error ? e.message : String(e));
     }

@@ -9,12 +9,15 @@ const PACKAGES = '@opentelemetry/core@3 @opentelemetry/resources@3 @opentelemetr
 
 export type { OnTracingError, Tracing };
 
-/** Starts tracing for the process; onError hears of spans that could not be delivered at shutdown. */
-export async function startTracing(cfg: TracingConfig, onError: OnTracingError = () => {}): Promise<Tracing> {
+/**
+ * Starts tracing for the process; onError hears of spans that could not be delivered at
+ * shutdown, onExportFailed of every export that failed while running.
+ */
+export async function startTracing(cfg: TracingConfig, onError: OnTracingError = () => {}, onExportFailed: OnTracingError = () => {}): Promise<Tracing> {
   const exporter = cfg.type === 'grpc' ? '@opentelemetry/exporter-trace-otlp-grpc@0.301 @grpc/grpc-js@1' : '@opentelemetry/exporter-trace-otlp-http@0.301';
   try {
     const mod = await import('./otel.js');
-    return await mod.startTracing(cfg, onError);
+    return await mod.startTracing(cfg, onError, onExportFailed);
   } catch (e) {
     const code = (e as { code?: string }).code;
     if (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') {

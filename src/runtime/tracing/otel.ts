@@ -12,7 +12,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, isSpanContextValid, trace, type Context, type Span, type TextMapGetter, type TextMapSetter } from '@opentelemetry/api';
-import { W3CTraceContextPropagator } from '@opentelemetry/core';
+import { ExportResultCode, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '../../plugins/tracing/config.js';
@@ -27,6 +27,25 @@ export interface Tracing {
 /** What tracing reports rather than throws: the receiver refusing or unreachable at shutdown. */
 export type OnTracingError = (err: Error) => void;
 
+/**
+ * An exporter that also tells `report` of every export that failed (after the exporter's own
+ * retries): OPA logs each as a warning ("Distributed tracing: ..."), where OpenTelemetry JS's
+ * default would only reach its diagnostic logger, which nothing reads, so an unreachable
+ * receiver went unnoticed.
+ */
+function reportingFailures(exporter: SpanExporter, report: OnTracingError): SpanExporter {
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code !== ExportResultCode.SUCCESS) report(result.error ?? new Error('span export failed'));
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
+  };
+}
+
 /** Reads HTTP headers and gRPC metadata alike (both keyed in lower case). */
 const getter: TextMapGetter<Record<string, string | string[] | undefined>> = {
   keys: (h) => Object.keys(h),
@@ -34,8 +53,8 @@ const getter: TextMapGetter<Record<string, string | string[] | undefined>> = {
 };
 const setter: TextMapSetter<Record<string, string>> = { set: (h, k, v) => void (h[k] = v) };
 
-export async function startTracing(cfg: TracingConfig, onError: OnTracingError): Promise<Tracing> {
-  const exporter = await makeExporter(cfg);
+export async function startTracing(cfg: TracingConfig, onError: OnTracingError, onExportFailed: OnTracingError): Promise<Tracing> {
+  const exporter = reportingFailures(await makeExporter(cfg), onExportFailed);
   const r = cfg.resource;
   const attrs: Record<string, string> = { 'service.name': cfg.service_name };
   if (r.service_version) attrs['service.version'] = r.service_version;
