@@ -10,14 +10,32 @@
 // if they differ.
 //
 //   npm run bench:eval        or        npx tsx bench/eval-realistic.ts [scenario-filter]
+//
+// BENCH_EVAL_BASELINE=<another checkout> (e.g. `git archive <commit>` unpacked, with
+// node_modules linked) adds that tree's Regolith as one more contender, in the same
+// interleaved rounds: before and after in one run, under the same load.
 
 import { allScenarios, type Scenario } from './scenarios/index.js';
-import { fail, fromJSON, load, same } from './lib/regolith.js';
+import { fail, fromJSON, load, policyText, same } from './lib/regolith.js';
+import { pathToFileURL } from 'node:url';
+import { join, resolve } from 'node:path';
 import { machine, race, ratio, table, us, type Contender } from './lib/stats.js';
+import { loadavg } from 'node:os';
 
 const TARGET = 2;
 const filter = process.argv[2]?.toLowerCase();
 const quick = process.env['BENCH_QUICK'] === '1';
+const baselineDir = process.env['BENCH_EVAL_BASELINE'];
+
+/** The baseline tree's library, loaded through tsx as this one is. */
+interface BaselineRegolith {
+  addModule(file: string, text: string): BaselineRegolith;
+  setData(data: unknown): BaselineRegolith;
+  prepare(query: string): { evaluate(o: { input: unknown }): { expressions: { value: unknown }[] }[] };
+}
+const Baseline: (new () => BaselineRegolith) | undefined = baselineDir
+  ? ((await import(pathToFileURL(join(resolve(baselineDir), 'src/index.ts')).href)) as { Regolith: new () => BaselineRegolith }).Regolith
+  : undefined;
 
 interface Row {
   name: string;
@@ -26,6 +44,7 @@ interface Row {
   text: { median: number };
   hand: { median: number; p99: number };
   parse: { median: number };
+  baseline?: { median: number };
 }
 
 function verify(s: Scenario, regolith: (json: string) => unknown, hand: (json: string) => unknown): void {
@@ -64,12 +83,22 @@ function run(s: Scenario): Row {
     { name: 'JSON.parse only', fn: (j) => JSON.parse(j) },
     { name: 'regolith from inputText', fn: text },
   ];
-  const [rs, hs, ps, ts] = race(contenders, inputs, quick ? { warmup: 500, rounds: 2, perRound: 500 } : { warmup: 5000, rounds: 6, perRound: 4000 });
+  if (Baseline) {
+    const pqb = new Baseline().addModule(s.policy, policyText(s.policy)).setData(s.data).prepare(s.query);
+    const baseline = (json: string): unknown => {
+      const v = pqb.evaluate({ input: JSON.parse(json) })[0]?.expressions[0]?.value;
+      return v === undefined ? s.undefinedAs : v;
+    };
+    verify(s, baseline, hand);
+    contenders.push({ name: 'regolith (baseline tree)', fn: baseline });
+  }
+  const [rs, hs, ps, ts, bs] = race(contenders, inputs, quick ? { warmup: 500, rounds: 2, perRound: 500 } : { warmup: 5000, rounds: 6, perRound: 4000 });
   const bytes = Math.round(inputs.reduce((n, j) => n + Buffer.byteLength(j), 0) / inputs.length);
-  return { name: s.name, bytes, regolith: rs!, text: ts!, hand: hs!, parse: ps! };
+  return { name: s.name, bytes, regolith: rs!, text: ts!, hand: hs!, parse: ps!, baseline: bs };
 }
 
-console.log(`eval-realistic: one prepared decision from the input's JSON text (${machine()})`);
+console.log(`eval-realistic: one prepared decision from the input's JSON text (${machine()}, load average ${loadavg().map((x) => x.toFixed(1)).join(' ')})`);
+if (baselineDir) console.log(`baseline tree: ${resolve(baselineDir)}`);
 console.log(`target: Regolith median within ${TARGET}x of the hand-written JavaScript\n`);
 const rows: Row[] = [];
 for (const s of allScenarios()) {
@@ -82,7 +111,7 @@ for (const s of allScenarios()) {
 console.log('');
 console.log(
   table([
-    ['policy', 'input', 'regolith p50', 'p99', 'hand-written p50', 'p99', 'JSON.parse p50', 'ratio p50', 'target', 'from inputText p50', 'ratio'],
+    ['policy', 'input', 'regolith p50', 'p99', 'hand-written p50', 'p99', 'JSON.parse p50', 'ratio p50', 'target', 'from inputText p50', 'ratio', ...(Baseline ? ['baseline p50', 'ratio'] : [])],
     ...rows.map((r) => [
       r.name,
       `${(r.bytes / 1024).toFixed(1)} KB`,
@@ -95,6 +124,7 @@ console.log(
       r.regolith.median <= TARGET * r.hand.median ? 'met' : 'MISSED',
       us(r.text.median),
       ratio(r.text.median, r.hand.median),
+      ...(r.baseline ? [us(r.baseline.median), ratio(r.baseline.median, r.hand.median)] : []),
     ]),
   ]),
 );
