@@ -123,3 +123,27 @@ describe('rand.intn', () => {
     expectError(() => callBuiltin('rand.intn', ['x', 1.5], ctx), 'eval_type_error', 'operand 2 must be integer number but got floating-point number');
   });
 });
+
+describe('integer results past 2^53', () => {
+  test('are the number makeNumber makes of their digits, on generated products', async () => {
+    const { intToNumber } = await import('../../../src/eval/builtins/arithmetic/bigfloat.js');
+    const { makeNumber } = await import('../../../src/value/number.js');
+    const { seededRandom } = await import('../../seeded-random.js');
+    const r = seededRandom(53);
+    let doubles = 0;
+    let bigs = 0;
+    for (let i = 0; i < 3000; i++) {
+      // products of round numbers (often exact doubles: 4102444800 * 1e9) and of arbitrary ones
+      const round = r() < 0.6;
+      const a = BigInt(Math.floor(r() * (round ? 1e5 : 1e10))) * 10n ** BigInt(Math.floor(r() * 12));
+      const b = BigInt(Math.floor(r() * (round ? 1e5 : 1e10))) * 10n ** BigInt(Math.floor(r() * 8)) * (r() < 0.5 ? 1n : -1n);
+      const p = a * b;
+      const got = intToNumber(p);
+      expect([p, got]).toEqual([p, makeNumber(p, 0)]);
+      if (typeof got === 'number') doubles++;
+      else bigs++;
+    }
+    expect(doubles).toBeGreaterThan(100);
+    expect(bigs).toBeGreaterThan(100);
+  });
+});

@@ -295,7 +295,11 @@ export function floatToNumber(x: BigFloat): RNumber {
 /** An integer result as OPA prints it (big.Int.String(): every digit, never exponent form). */
 export function intToNumber(b: bigint): RNumber {
   if (b >= -9007199254740991n && b <= 9007199254740991n) return Number(b);
-  return makeNumber(b, 0, b.toString());
+  // a double when it prints as these very digits (as makeNumber decides), the digits made once
+  const s = b.toString();
+  const d = Number(s);
+  if (String(d) === s) return d;
+  return makeNumber(b, 0, s);
 }
 
 function approximateText(x: BigFloat): string {
