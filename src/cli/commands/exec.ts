@@ -41,7 +41,8 @@ const execCommand = command({
     opt('--fail', 'exits with non-zero exit code on undefined/empty result and errors'),
     opt('--fail-non-empty', 'exits with non-zero exit code on non-empty result and errors'),
     stdinInput(),
-    opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'info'),
+    // error by default, as opa exec: stderr stays quiet unless something goes wrong
+    opt('-l, --log-level <level>', `set log level (${LOG_LEVELS.join(', ')})`, 'error'),
     opt('--log-format <format>', `set log format (${LOG_FORMATS.join(', ')})`, 'json'),
     logTimestampFormat(),
     opt('--timeout <duration>', "set exec timeout with a Go-style duration, such as '5m 30s' (default unlimited)", '0s'),
@@ -75,14 +76,21 @@ export interface ExecReport {
 const STDIN_PATH = '--stdin-input';
 const INPUT_EXTENSIONS = new Set(['.json', '.yaml', '.yml']);
 
-function checkFlags(paths: string[], f: ExecFlags): void {
-  if (!f.stdinInput && paths.length === 0) throw new CLIError('requires at least 1 path arg, or the --stdin-input flag');
+/** The flags' values (OPA's flag parsing: their errors are printed, not logged). */
+function checkFlagValues(f: ExecFlags): void {
   if (f.format !== 'json') throw new CLIError(`invalid argument "${f.format}" for "-f, --format" flag: must be one of {json}`);
   if (!LOG_LEVELS.includes(f.logLevel)) throw new CLIError(`invalid argument "${f.logLevel}" for "-l, --log-level" flag: must be one of {${LOG_LEVELS.join(', ')}}`);
   if (!LOG_FORMATS.includes(f.logFormat)) throw new CLIError(`invalid argument "${f.logFormat}" for "--log-format" flag: must be one of {${LOG_FORMATS.join(', ')}}`);
-  const flags = [f.fail && '--fail', f.failDefined && '--fail-defined', f.failNonEmpty && '--fail-non-empty'].filter(Boolean);
-  if (flags.length > 1) throw new CLIError(`specify only one of ${flags.join(', ')}`);
   if (parseDuration(f.timeout) === undefined) throw new CLIError(`invalid argument "${f.timeout}" for "--timeout" flag: time: invalid duration "${f.timeout}"`);
+}
+
+function checkFlags(paths: string[], f: ExecFlags): void {
+  checkFlagValues(f);
+  if (!f.stdinInput && paths.length === 0) throw new CLIError('requires at least 1 path arg, or the --stdin-input flag');
+  // OPA's validateParams, with its messages
+  if (f.fail && f.failDefined) throw new CLIError('specify --fail or --fail-defined but not both');
+  if (f.failNonEmpty && f.fail) throw new CLIError('specify --fail-non-empty or --fail but not both');
+  if (f.failNonEmpty && f.failDefined) throw new CLIError('specify --fail-non-empty or --fail-defined but not both');
 }
 
 /** OPA's setupConfig: the -b bundles as file:// bundles, every plugin triggered by hand. */
@@ -292,8 +300,20 @@ export async function runExec(paths: string[], f: ExecFlags, io: { stdin?: () =>
   }
 }
 
+/** As opa exec ends on an error: logged at level error ("Unexpected error." with the error as `err`), exit 1. */
+function unexpected(f: ExecFlags, message: string): never {
+  createRunLogger(f.logLevel, f.logFormat).error({ err: message }, 'Unexpected error.');
+  throw new CLIError('', 1);
+}
+
 export default execCommand.action(async (paths, f) => {
-  const report = await runExec(paths, f);
+  checkFlagValues(f);
+  let report: ExecReport;
+  try {
+    report = await runExec(paths, f);
+  } catch (e) {
+    unexpected(f, (e as Error).message);
+  }
   process.stdout.write(renderExecReport(report.results));
-  if (report.failure) throw new CLIError(`exec error: ${report.failure}`);
+  if (report.failure) unexpected(f, `exec error: ${report.failure}`);
 });

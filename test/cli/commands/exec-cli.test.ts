@@ -18,9 +18,9 @@ function fixture(): { bundle: string; files: string } {
 }
 
 describe('regolith exec', () => {
-  it("prints OPA's report and exits 0", () => {
+  it("prints OPA's report and exits 0, with nothing on stderr (opa exec logs at level error by default)", () => {
     const { bundle, files } = fixture();
-    const r = regolith(['exec', '--decision', '/authz/allow', '-b', bundle, '--log-level', 'error', files]);
+    const r = regolith(['exec', '--decision', '/authz/allow', '-b', bundle, files]);
     expect(r.stderr).toBe('');
     expect(r.code).toBe(0);
     const report = JSON.parse(r.stdout) as { result: { path: string; result?: unknown; decision_id?: string; error?: unknown }[] };
@@ -31,11 +31,17 @@ describe('regolith exec', () => {
     expect(r.stdout.startsWith('{\n  "result": [\n    {\n      "result": true,\n')).toBe(true);
   });
 
-  it('exits 1 with --fail on an undefined decision and with --fail-defined on a defined one', () => {
+  it('exits 1 with --fail on an undefined decision and with --fail-defined on a defined one, logging the error as opa exec', () => {
     const { bundle, files } = fixture();
     const fail = regolith(['exec', '--decision', 'authz/allow', '-b', bundle, '--fail', files]);
     expect(fail.code).toBe(1);
-    expect(fail.stderr).toContain('error: exec error: there were 0 failures and 1 errors counted in the results list, and --fail is set\n');
+    // one log line: OPA's logging.Get().WithFields({"err": err}).Error("Unexpected error.")
+    expect(fail.stderr.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(fail.stderr)).toMatchObject({
+      level: 'error',
+      msg: 'Unexpected error.',
+      err: 'exec error: there were 0 failures and 1 errors counted in the results list, and --fail is set',
+    });
     expect(JSON.parse(fail.stdout).result).toHaveLength(2);
     const defined = regolith(['exec', '--decision', 'authz/allow', '-b', bundle, '--fail-defined', join(files, 'a.json')]);
     expect(defined.code).toBe(1);
@@ -47,6 +53,10 @@ describe('regolith exec', () => {
     const r = regolith(['exec', '--decision', 'authz/allow', '-b', bundle, '--stdin-input'], { input: '{"user": "alice"}' });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).result).toEqual([{ result: true, decision_id: expect.any(String), path: '--stdin-input' }]);
-    expect(regolith(['exec', '-b', bundle])).toMatchObject({ code: 1, stderr: 'error: requires at least 1 path arg, or the --stdin-input flag\n' });
+    const none = regolith(['exec', '-b', bundle]);
+    expect(none.code).toBe(1);
+    expect(JSON.parse(none.stderr)).toMatchObject({ level: 'error', msg: 'Unexpected error.', err: 'requires at least 1 path arg, or the --stdin-input flag' });
+    // a flag's value is refused as OPA's flag parsing does: printed, not logged
+    expect(regolith(['exec', '-f', 'pretty', '--stdin-input'])).toMatchObject({ code: 1, stderr: expect.stringContaining('invalid argument "pretty" for "-f, --format" flag') });
   });
 });

@@ -97,7 +97,7 @@ describe('regolith exec (command functions)', () => {
     await expect(runExec([], flags(), { logger: SILENT })).rejects.toThrow('requires at least 1 path arg, or the --stdin-input flag');
     await expect(runExec(['x'], flags({ logLevel: 'loud' }), { logger: SILENT })).rejects.toThrow('invalid argument "loud" for "-l, --log-level" flag');
     await expect(runExec(['x'], flags({ timeout: 'soon' }), { logger: SILENT })).rejects.toThrow('invalid argument "soon" for "--timeout" flag');
-    await expect(runExec(['x'], flags({ fail: true, failDefined: true }), { logger: SILENT })).rejects.toThrow('specify only one of --fail, --fail-defined');
+    await expect(runExec(['x'], flags({ fail: true, failDefined: true }), { logger: SILENT })).rejects.toThrow('specify --fail or --fail-defined but not both');
     await expect(runExec([tempDir()], flags({ bundle: ['/no/such/bundle'] }), { logger: SILENT })).rejects.toThrow(/runtime error: bundle ~0/);
   });
 
