@@ -19,7 +19,8 @@ interface RuleIndex {
   order: Map<CompiledRule, number>;
 }
 
-const MIN_RULES = 8;
+/** Fewer rules than this are not indexed: candidates() returns them all. */
+export const MIN_RULES = 8;
 
 function inputPath(t: Term): string[] | undefined {
   if (t.type !== 'ref' || t.value[0]?.type !== 'var' || t.value[0].value !== 'input') return undefined;

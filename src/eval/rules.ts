@@ -10,7 +10,7 @@ import { planRule, type RulePlan } from './closures/rule-plan.js';
 import type { Step, TermC } from './closures/types.js';
 import type { Location, Term } from '../lang/ast.js';
 import { ArgsMemo } from './args-memo.js';
-import { candidates } from './indexing.js';
+import { candidates, MIN_RULES } from './indexing.js';
 import { quietPolicy } from './closures/order.js';
 import { BigNum } from '../value/number.js';
 
@@ -93,10 +93,48 @@ function isScalar(t: Term): t is Term & { value: string | number | boolean | nul
   return t.type === 'boolean' || t.type === 'string' || t.type === 'null' || t.type === 'number';
 }
 
+const COMPLETE_MSG = 'complete rules must not produce multiple outputs';
+
+/**
+ * A complete document's rules as runners (each following its else chain) and its
+ * early-exit flag, made on first use and kept on the node, so an untraced evaluation of
+ * a node with few rules (none indexed) looks up one thing, not a plan, a runner and the
+ * flag per rule. Traced evaluations and indexed nodes take the general path below.
+ */
+interface CompleteCaller {
+  rules: (CompleteRunner | undefined)[];
+  dflt: CompleteRunner | undefined;
+  early: boolean;
+}
+
+function completeCaller(node: RuleNode): CompleteCaller {
+  let c = node.cache['complete:plain'] as CompleteCaller | undefined;
+  if (c === undefined) {
+    c = { rules: new Array(node.complete.length).fill(undefined), dflt: undefined, early: sameConstant(node, 'complete') };
+    node.cache['complete:plain'] = c;
+  }
+  return c;
+}
+
+function completeChain(r: CompiledRule, ev: EvalCtx): CompleteRunner {
+  const root = ev.q.root;
+  if (!r.else) return completeRunner(planRule(r, root, false), r, COMPLETE_MSG);
+  const xs: CompleteRunner[] = [];
+  for (let x: CompiledRule | undefined = r; x; x = x.else) xs.push(completeRunner(planRule(x, root, false), x, COMPLETE_MSG));
+  return (e) => {
+    for (const f of xs) {
+      const v = f(e);
+      if (v !== undefined) return v;
+    }
+    return undefined;
+  };
+}
+
 export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
   const m = ev.memo.get(node);
   if (m !== undefined) return m === UNDEF ? undefined : m;
-  const msg = 'complete rules must not produce multiple outputs';
+  if (ev.q.tracer === undefined && node.complete.length < MIN_RULES) return completePlain(node, ev);
+  const msg = COMPLETE_MSG;
   let result: Value | undefined;
   let from: CompiledRule | undefined;
   // Tracing (explain, coverage) sees every rule, as OPA's coverage pass runs without early exit.
@@ -110,6 +148,25 @@ export function evalComplete(node: RuleNode, ev: EvalCtx): Value | undefined {
     if (early) break;
   }
   if (result === undefined && node.default) result = ruleValue(node.default, ev, msg);
+  ev.memo.set(node, result === undefined ? UNDEF : result);
+  return result;
+}
+
+/** evalComplete, untraced, for a node whose rules are not indexed (see CompleteCaller). */
+function completePlain(node: RuleNode, ev: EvalCtx): Value | undefined {
+  const c = completeCaller(node);
+  const rules = node.complete;
+  let result: Value | undefined;
+  let from: CompiledRule | undefined;
+  for (let i = 0; i < rules.length; i++) {
+    const v = (c.rules[i] ?? (c.rules[i] = completeChain(rules[i]!, ev)))(ev);
+    if (v === undefined) continue;
+    if (result !== undefined && !equal(result, v)) throw conflict(COMPLETE_MSG, rules[i]!.location ?? from?.location);
+    result = v;
+    from = rules[i];
+    if (c.early) break;
+  }
+  if (result === undefined && node.default) result = (c.dflt ?? (c.dflt = completeChain(node.default, ev)))(ev);
   ev.memo.set(node, result === undefined ? UNDEF : result);
   return result;
 }
