@@ -50,7 +50,9 @@ const benchCommand = command({
     opt('-u, --unknowns <ref>', 'set paths to treat as unknown during partial evaluation (default [input])', collectList, [] as string[]),
     opt('--optimize-store-for-read-speed', "optimize default in-memory store for read speed (accepted: regolith bench reads data without OPA's store)"),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
-      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
+      v === 'rego' ? undefined
+      : v === 'wasm' ? `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`
+      : `invalid argument "${String(v)}" for "-t, --target" flag: must be one of {rego,wasm}`),
     refused('--e2e', 'run benchmarks against a running server (not supported)', () =>
       '--e2e is not supported: benchmark a running `regolith run --server` with an HTTP load tool (e.g. `hey` or `k6`) against POST /v1/data/<path>'),
     refused('-c, --config-file <file>', 'set path of configuration file (only with --e2e: not supported)', () =>

@@ -70,7 +70,9 @@ const evalCommand = command({
     opt('--disable-early-exit', 'accepted for OPA\'s scripts: no effect, early exit never changes results'),
     opt('--read-ast-values-from-store', 'accepted for OPA\'s scripts: no effect'),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
-      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm or plan compilation); drop -t or use -t rego`),
+      v === 'rego' ? undefined
+      : v === 'wasm' || v === 'plan' ? `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm or plan compilation); drop -t or use -t rego`
+      : `invalid argument "${String(v)}" for "-t, --target" flag: must be one of {rego,wasm}`),
     refused('-O, --optimize <level>', 'set optimization level (only 0)', (v) =>
       v === '0' ? undefined : '-O (optimized bundles) is not supported: regolith evaluates the modules as loaded; drop -O (results are the same)'),
     refused('-e, --entrypoint <path>', 'set slash separated entrypoint path (only with -O, not supported)', () =>

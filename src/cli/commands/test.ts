@@ -45,7 +45,9 @@ const testCommand = command({
     opt('-p, --parallel <n>', 'the number of tests that can run in parallel, defaulting to the number of CPUs (they overlap where evaluation waits, e.g. on http.send)', String(availableParallelism())),
     opt('-m, --max-errors <n>', 'set the number of errors to allow before compilation fails early', '10'),
     refused('-t, --target <target>', 'set the runtime to exercise (only rego)', (v) =>
-      v === 'rego' ? undefined : `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`),
+      v === 'rego' ? undefined
+      : v === 'wasm' ? `--target ${String(v)} is not supported: regolith evaluates Rego directly (no Wasm); drop -t or use -t rego`
+      : `invalid argument "${String(v)}" for "-t, --target" flag: must be one of {rego,wasm}`),
     opt('--var-values', 'show local variable values in test output'),
     refused('-w, --watch', 'watch for file changes and re-run tests (not supported)', () =>
       '--watch is not supported by regolith test; re-run it from a file watcher (e.g. `watchexec regolith test .`)'),

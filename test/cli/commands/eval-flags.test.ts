@@ -238,4 +238,12 @@ describe('eval: other flags', () => {
       expect(r.stderr).toContain(alternative);
     }
   });
+
+  it('-t with a target OPA does not have either: OPA\'s flag error, for eval, test and bench', async () => {
+    for (const cmd of [['eval', '-t', 'js', 'true'], ['test', '-t', 'js', '.'], ['bench', '-t', 'js', 'true']]) {
+      const r = await cli(cmd);
+      expect(r.code, cmd[0]).toBe(1);
+      expect(r.stderr, cmd[0]).toContain('invalid argument "js" for "-t, --target" flag: must be one of {rego,wasm}');
+    }
+  });
 });
