@@ -128,25 +128,28 @@ describe('regolith replay', () => {
     expect(both.stderr).toContain('--data adds data to a --policy candidate');
   });
 
-  it('exits 2 with a clear message on bad files and flags', () => {
-    const cases: [string[], RegExp][] = [
-      [['--bundle', join(dir, 'missing.tar.gz'), '--decisions', events], /candidate .*missing\.tar\.gz: .*no such file/],
-      [['--bundle', events, '--decisions', events], /candidate .*events\.ndjson: bundle read failed/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--decisions', join(dir, 'nope.ndjson')], /--decisions .*nope\.ndjson: no such file/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--baseline', join(dir, 'nope.tar.gz')], /baseline .*nope\.tar\.gz/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--fail-on-change', 'allow->maybe'], /invalid argument "allow->maybe" for "--fail-on-change"/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--max-changes', 'lots'], /invalid argument "lots" for "--max-changes"/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--format', 'yaml'], /"--format" flag: must be one of \{pretty, json\}/],
-      [['--decisions', events], /name the candidate: --bundle <file> or --policy <dir>/],
-      [['--bundle', join(dir, 'new.tar.gz')], /name the decisions to replay/],
-      [['--bundle', join(dir, 'new.tar.gz'), '--policy', join(dir, 'same'), '--decisions', events], /not both/],
-    ];
-    for (const [args, msg] of cases) {
-      const r = regolith(['replay', ...args]);
-      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(2);
-      expect(r.stderr).toMatch(msg);
-      expect(r.stdout).toBe('');
-    }
+  // One test per process started, each with its own time limit: eleven starts in one test
+  // passed its 30 s under stress-ng at load ~20.
+  const badCases: [string, () => string[], RegExp][] = [
+    ['a missing bundle', () => ['--bundle', join(dir, 'missing.tar.gz'), '--decisions', events], /candidate .*missing\.tar\.gz: .*no such file/],
+    ['a bundle that is not one', () => ['--bundle', events, '--decisions', events], /candidate .*events\.ndjson: bundle read failed/],
+    ['missing decisions', () => ['--bundle', join(dir, 'new.tar.gz'), '--decisions', join(dir, 'nope.ndjson')], /--decisions .*nope\.ndjson: no such file/],
+    ['a missing baseline', () => ['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--baseline', join(dir, 'nope.tar.gz')], /baseline .*nope\.tar\.gz/],
+    ['a bad --fail-on-change', () => ['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--fail-on-change', 'allow->maybe'], /invalid argument "allow->maybe" for "--fail-on-change"/],
+    ['a bad --max-changes', () => ['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--max-changes', 'lots'], /invalid argument "lots" for "--max-changes"/],
+    ['a bad --format', () => ['--bundle', join(dir, 'new.tar.gz'), '--decisions', events, '--format', 'yaml'], /"--format" flag: must be one of \{pretty, json\}/],
+    ['no candidate', () => ['--decisions', events], /name the candidate: --bundle <file> or --policy <dir>/],
+    ['no decisions', () => ['--bundle', join(dir, 'new.tar.gz')], /name the decisions to replay/],
+    ['two candidates', () => ['--bundle', join(dir, 'new.tar.gz'), '--policy', join(dir, 'same'), '--decisions', events], /not both/],
+  ];
+  it.each(badCases)('exits 2 with a clear message on %s', (_what, args, msg) => {
+    const r = regolith(['replay', ...args()]);
+    expect(r.code, `${args().join(' ')}: ${r.stderr}`).toBe(2);
+    expect(r.stderr).toMatch(msg);
+    expect(r.stdout).toBe('');
+  });
+
+  it('exits 2 naming the file of a candidate that does not compile', () => {
     mkdirSync(join(dir, 'broken'));
     writeFileSync(join(dir, 'broken', 'x.rego'), 'package x\nallow if {\n');
     const b = regolith(['replay', '--policy', join(dir, 'broken'), '--decisions', events]);

@@ -65,20 +65,21 @@ async function decide(url: string, path: string, input: unknown): Promise<unknow
 }
 
 describe("regolith run: opa's flags for what Regolith does not have", () => {
-  it('refuses each with one message naming the alternative, never "unknown option"', () => {
-    const cases: [string[], RegExp][] = [
-      [['--h2c'], /--h2c flag is not supported: Regolith serves HTTP\/1\.1/],
-      [['--pprof'], /--pprof flag is not supported: .*node --cpu-prof/],
-      [['--ready-timeout', '5'], /--ready-timeout flag is not supported: .*\/health\?bundles&plugins/],
-      [['--log-timestamp-format', '2006-01-02'], /--log-timestamp-format flag is not supported: .*RFC 3339/],
-      [['-O', '1'], /optimization levels above 0 are not supported/],
-    ];
-    for (const [flags, message] of cases) {
-      const r = regolith(['run', '--server', ...flags, 'examples/sample']);
-      expect(r.code, flags.join(' ')).not.toBe(0);
-      expect(r.stderr).toMatch(message);
-      expect(r.stderr).not.toMatch(/unknown option/);
-    }
+  // one test per process started (each with its own time limit under load)
+  it.each([
+    [['--h2c'], /--h2c flag is not supported: Regolith serves HTTP\/1\.1/],
+    [['--pprof'], /--pprof flag is not supported: .*node --cpu-prof/],
+    [['--ready-timeout', '5'], /--ready-timeout flag is not supported: .*\/health\?bundles&plugins/],
+    [['--log-timestamp-format', '2006-01-02'], /--log-timestamp-format flag is not supported: .*RFC 3339/],
+    [['-O', '1'], /optimization levels above 0 are not supported/],
+  ] as [string[], RegExp][])('refuses %j with one message naming the alternative, never "unknown option"', (flags, message) => {
+    const r = regolith(['run', '--server', ...flags, 'examples/sample']);
+    expect(r.code, flags.join(' ')).not.toBe(0);
+    expect(r.stderr).toMatch(message);
+    expect(r.stderr).not.toMatch(/unknown option/);
+  });
+
+  it('exec refuses --log-timestamp-format the same way', () => {
     const exec = regolith(['exec', '--decision', 'x', '--log-timestamp-format', '2006']);
     expect(exec.stderr).toMatch(/--log-timestamp-format flag is not supported/);
   });
@@ -263,27 +264,30 @@ describe('regolith run --server', () => {
     await within(s.exited, 15_000, 'exit');
   }, 60_000);
 
-  it('exits 1 on invalid Rego, a bad config file, a missing path and bad flags; without --server it is the shell', () => {
+  // One test per process started, each with its own time limit: six cold starts in one test
+  // passed its 30 s under stress-ng at load ~20 (each start took 5-7 s).
+  const bad = (): string => {
     const dir = mkdtempSync(join(tmpdir(), 'regolith-run-'));
     writeFileSync(join(dir, 'bad.rego'), 'package bad\nallow if {\n');
     writeFileSync(join(dir, 'bad.yaml'), 'services: [\n');
-    const bad = regolith(['run', '-s', '-a', '127.0.0.1:0', join(dir, 'bad.rego')]);
-    expect(bad.code).toBe(1);
-    expect(bad.stderr).toContain('rego_parse_error');
-    const cfg = regolith(['run', '-s', '-a', '127.0.0.1:0', '-c', join(dir, 'bad.yaml')]);
-    expect(cfg.code).toBe(1);
-    expect(cfg.stderr).toContain('invalid configuration');
-    const missing = regolith(['run', '-s', '-a', '127.0.0.1:0', '/no/such/policy.rego']);
-    expect(missing.code).toBe(1);
-    expect(missing.stderr).toContain('stat /no/such/policy.rego: no such file or directory');
-    const level = regolith(['run', '-s', '--log-level', 'loud']);
-    expect(level.code).toBe(1);
-    expect(level.stderr).toContain('invalid argument "loud" for "-l, --log-level" flag');
-    const flag = regolith(['run', '-s', '--frobnicate']);
-    expect(flag.code).toBe(1);
-    expect(flag.stderr).toContain("unknown option '--frobnicate'");
-    // Without --server, run is the interactive shell (test/cli/commands/repl-cli.test.ts): here it reads no input and ends.
-    const repl = regolith(['run', '--history', join(dir, 'history')], { input: '' });
+    return dir;
+  };
+  const exits: [string, (dir: string) => string[], string][] = [
+    ['invalid Rego', (d) => ['run', '-s', '-a', '127.0.0.1:0', join(d, 'bad.rego')], 'rego_parse_error'],
+    ['a bad config file', (d) => ['run', '-s', '-a', '127.0.0.1:0', '-c', join(d, 'bad.yaml')], 'invalid configuration'],
+    ['a missing path', () => ['run', '-s', '-a', '127.0.0.1:0', '/no/such/policy.rego'], 'stat /no/such/policy.rego: no such file or directory'],
+    ['a bad flag value', () => ['run', '-s', '--log-level', 'loud'], 'invalid argument "loud" for "-l, --log-level" flag'],
+    ['an unknown flag', () => ['run', '-s', '--frobnicate'], "unknown option '--frobnicate'"],
+  ];
+  it.each(exits)('exits 1 on %s', (_what, args, message) => {
+    const r = regolith(args(bad()));
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain(message);
+  });
+
+  it('without --server it is the shell', () => {
+    // test/cli/commands/repl-cli.test.ts drives the shell; here it reads no input and ends
+    const repl = regolith(['run', '--history', join(bad(), 'history')], { input: '' });
     expect(repl.code).toBe(0);
     expect(repl.stdout).toContain("Run 'help' to see a list of commands.");
   });
