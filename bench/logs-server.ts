@@ -5,6 +5,9 @@
 //   logs            decision_logs uploading to BENCH_COLLECTOR_URL every 1-2 s (BENCH_LOG_DELAY)
 //   logs-manual     decision_logs with trigger: manual: every event written and kept, no upload
 //                   (reports 0 logged, so that the parent does not wait for a collector)
+//   ids             no decision_logs, but a decision logger that does nothing: the server's own
+//                   part of a logged decision (its id, the response's decision_id, the record
+//                   handed over) without the plugin's
 //   nologs-client   no decision_logs, but the same ServiceClient POSTs one gzipped body of
 //                   ~450 events' size to the collector every 1-2 s, as uploads do: the HTTP
 //                   client's part alone
@@ -21,7 +24,7 @@ const mode = process.argv[2];
 let logged = (): number => 0;
 
 async function main(): Promise<void> {
-  if (!['nologs', 'logs', 'logs-manual', 'nologs-client'].includes(mode ?? '')) throw new Error(`usage: logs-server.ts nologs|logs|logs-manual|nologs-client (got ${mode})`);
+  if (!['nologs', 'logs', 'logs-manual', 'ids', 'nologs-client'].includes(mode ?? '')) throw new Error(`usage: logs-server.ts nologs|logs|logs-manual|ids|nologs-client (got ${mode})`);
   const [min, max] = (process.env['BENCH_LOG_DELAY'] ?? '1,2').split(',').map(Number) as [number, number];
   const collector = process.env['BENCH_COLLECTOR_URL'] ?? 'http://127.0.0.1:9';
   const logs = mode === 'logs' || mode === 'logs-manual';
@@ -33,7 +36,15 @@ async function main(): Promise<void> {
   const manager = new PluginManager({ config, engine });
   await manager.start();
   if (mode === 'logs') logged = () => manager.decisionLogs?.counts.logged ?? 0;
-  const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions() });
+  let handed = 0;
+  const s = await startServer({
+    addr: '127.0.0.1:0',
+    engine,
+    config: config.raw,
+    logger: pino({ level: 'warn' }),
+    ...manager.serverOptions(),
+    ...(mode === 'ids' ? { decisionLogger: () => void handed++ } : {}),
+  });
   if (mode === 'nologs-client') {
     const client = new ServiceClient(validateConfig({ services: { collector: { url: collector } } }).services['collector']!);
     // ~455 RBAC events of ~590 bytes, compressible as events are (a gzipped chunk of ~32 KB)
