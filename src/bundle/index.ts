@@ -8,8 +8,8 @@ export { readDirectoryEntries, readTarballEntries, DEFAULT_SIZE_LIMIT_BYTES, typ
 export { writeBundle, packEntries, bundleEntries } from './write.js';
 export { buildBundle, type BuildOptions } from './build.js';
 export { mergeBundles } from './merge.js';
-export { decodeManifest, manifestText, manifestRoots, regoVersionForFile } from './manifest.js';
-export { rootPathsContain, rootPathsOverlap } from './roots.js';
+export { decodeManifest, manifestText, manifestDocument, manifestRoots, regoVersionForFile } from './manifest.js';
+export { rootPathsContain, rootPathsOverlap, rootsOverlapMessage } from './roots.js';
 export { hashBundleFile, canonicalJSON, isStructuredDoc } from './hash.js';
 export { signBundleEntries, signFiles, fileInfos, signaturesFileText, SIGNATURES_FILE } from './sign.js';
 export { verifyBundleSignature, verifyBundleFiles } from './verify.js';

@@ -2,7 +2,7 @@
 // Rego version lookup, and the canonical text `opa build` writes.
 
 import { BundleError, type Manifest } from './types.js';
-import { sortKeysDeep } from '../value/index.js';
+import { parseJSON, sortKeysDeep, type Value } from '../value/index.js';
 
 function typeName(v: unknown): string {
   if (v === null) return 'null';
@@ -85,6 +85,14 @@ export function manifestText(m: Manifest): string {
   if (m.file_rego_versions && Object.keys(m.file_rego_versions).length) out.file_rego_versions = sortKeysDeep(m.file_rego_versions);
   if (m.metadata && Object.keys(m.metadata).length) out.metadata = sortKeysDeep(m.metadata);
   return JSON.stringify(out) + '\n';
+}
+
+/**
+ * The manifest as OPA records it at data.system.bundles.<name>.manifest when it activates
+ * a bundle: its JSON form, roots [""] when the file gave none.
+ */
+export function manifestDocument(m: Manifest): Value {
+  return parseJSON(manifestText(m));
 }
 
 /** A gobwas-style glob (as OPA compiles file_rego_versions keys, no separators). */

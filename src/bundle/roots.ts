@@ -32,3 +32,31 @@ export function rootPathsContain(roots: string[], path: string): boolean {
 export function formatRoots(roots: string[]): string {
   return `[${roots.join(' ')}]`;
 }
+
+/**
+ * OPA's refusal to activate bundles whose roots overlap (bundle/store.go hasRootsOverlap),
+ * or undefined when they do not. Its wording: bundles with an empty root are named apart.
+ */
+export function rootsOverlapMessage(bundles: ReadonlyArray<{ name: string; roots: string[] }>): string | undefined {
+  const colliding = new Set<string>();
+  const conflicts = new Set<string>();
+  const emptyRoots = new Set(bundles.filter((b) => b.roots.includes('')).map((b) => b.name));
+  for (const b of bundles) {
+    for (const other of bundles) {
+      if (other.name === b.name) continue;
+      for (const r of b.roots) {
+        for (const o of other.roots) {
+          if (!rootPathsOverlap(r, o)) continue;
+          colliding.add(b.name).add(other.name);
+          conflicts.add(r === o ? `root ${r} is in multiple bundles` : `${[r, o].sort().join(' overlaps ')}`);
+        }
+      }
+    }
+  }
+  if (colliding.size === 0) return undefined;
+  const names = [...colliding].sort().join(', ');
+  if (emptyRoots.size > 0) {
+    return `bundles [${names}] have overlapping roots and cannot be activated simultaneously because bundle(s) [${[...emptyRoots].sort().join(', ')}] specify empty root paths ('') which overlap with any other bundle root`;
+  }
+  return `detected overlapping roots in manifests for these bundles: [${names}] (${[...conflicts].sort().join(', ')})`;
+}

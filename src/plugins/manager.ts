@@ -19,10 +19,11 @@ import { StoreActivator, type BundleActivator } from './bundle/activate.js';
 import { BundlePlugin } from './bundle/plugin.js';
 import { BundlePersistence, defaultPersistenceDir } from './bundle/persist.js';
 import { DecisionLogPlugin } from './logs/plugin.js';
+import { activeRevisions } from './logs/revisions.js';
 import type { DecisionEvent } from '../engine/index.js';
 import type { PolicyEvaluator } from './logs/mask.js';
 import { StatusPlugin, type StatusSources } from './status/plugin.js';
-import { AdapterPersistence, AdapterSet, type AdapterSetOptions, type EventReply, type IncomingEvent } from './adapters/index.js';
+import { AdapterPersistence, AdapterSet, adapterBundleName, type AdapterSetOptions, type EventReply, type IncomingEvent } from './adapters/index.js';
 import { DiscoveryPlugin } from './discovery/plugin.js';
 import { PLUGIN_TYPES } from './plugin-types.js';
 
@@ -181,7 +182,12 @@ export class PluginManager {
       config,
       client: this.logsClient(config),
       engine: this.opts.engine,
-      revisions: () => this.bundle?.revisions() ?? NO_REVISIONS,
+      // every bundle in the store, as OPA's server reads them (-b bundles too), and the bundle plugin's
+      revisions: activeRevisions({
+        store: this.opts.engine.store,
+        downloaded: () => this.bundle?.revisions() ?? NO_REVISIONS,
+        skip: (name) => name.startsWith(adapterBundleName('')) && (this.adapters?.data.has(name.slice(adapterBundleName('').length)) ?? false),
+      }),
       labels: this.labels,
       timing: this.timing,
       console: this.opts.console,

@@ -12,7 +12,7 @@ import { isPlainObject, newPlainObject, type PlainObject, type RegoVersion, type
 import { parseDataJSON, parseDataYAML } from '../bundle/load.js';
 import { regoVersionForFile } from '../bundle/manifest.js';
 import { readBundle } from '../bundle/read.js';
-import { BundleError, type VerificationConfig } from '../bundle/types.js';
+import { BundleError, type Manifest, type VerificationConfig } from '../bundle/types.js';
 import { insertData } from '../bundle/data-tree.js';
 import { globMatch } from '../bundle/verify.js';
 
@@ -23,9 +23,19 @@ export interface LoadedModule {
   regoVersion: RegoVersion;
 }
 
+/** A path loaded as a bundle (-b, or a *.tar.gz given as a path): OPA activates it under this name. */
+export interface LocalBundle {
+  /** The path as given on the command line (OPA's bundle name for it). */
+  name: string;
+  /** Its manifest (roots [""] and revision "" when it has no .manifest). */
+  manifest: Manifest;
+}
+
 export interface Loaded {
   modules: LoadedModule[];
   data: PlainObject;
+  /** The paths that were bundles, in the order given (their manifests go to data.system.bundles). */
+  bundles?: LocalBundle[];
 }
 
 export interface LoadOptions {
@@ -63,6 +73,7 @@ export function splitPrefix(arg: string): { prefix: string[]; path: string } {
 
 class Collector {
   readonly modules: LoadedModule[] = [];
+  readonly bundles: LocalBundle[] = [];
   data: PlainObject = newPlainObject();
   constructor(
     readonly ignore: string[],
@@ -116,13 +127,18 @@ class Collector {
     } catch {
       throw new LoadError(`stat ${path}: no such file or directory`);
     }
-    if (!st.isDirectory()) return this.file(path, prefix);
+    if (!st.isDirectory()) {
+      // a *.tar.gz given as a path (not found in a directory) is a bundle of its own, as OPA's LoadPaths splits them
+      if (prefix.length === 0 && path.endsWith('.tar.gz')) return this.bundle(path, [], undefined, arg);
+      return this.file(path, prefix);
+    }
     const pending: string[][] = [];
     this.walk(path, prefix, pending);
     for (const [file, ...key] of pending) await this.file(file!, key);
   }
 
-  async bundle(path: string, key: string[] = [], verification?: VerificationConfig): Promise<void> {
+  /** Reads a bundle; `name` records it as a bundle OPA would activate (a *.tar.gz met in a directory walk is not). */
+  async bundle(path: string, key: string[] = [], verification?: VerificationConfig, name?: string): Promise<void> {
     let b;
     try {
       b = await readBundle(path, verification ? { verification } : { skipVerify: true });
@@ -140,6 +156,7 @@ class Collector {
       });
     }
     if (Object.keys(b.data).length > 0 || key.length > 0) this.merge(key, b.data, path);
+    if (name !== undefined) this.bundles.push({ name, manifest: b.manifest });
   }
 }
 
@@ -149,7 +166,7 @@ export async function loadPaths(opts: LoadOptions): Promise<Loaded> {
   for (const p of opts.paths ?? []) await c.path(p);
   for (const b of opts.bundles ?? []) {
     if (!existsSync(b)) throw new LoadError(`stat ${b}: no such file or directory`);
-    await c.bundle(b, [], opts.verification);
+    await c.bundle(b, [], opts.verification, b);
   }
-  return { modules: c.modules, data: c.data };
+  return { modules: c.modules, data: c.data, bundles: c.bundles };
 }

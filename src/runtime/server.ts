@@ -19,7 +19,9 @@ import type { VerificationConfig } from '../bundle/index.js';
 import { ExitError } from './errors.js';
 import { listenFailure } from './listen-error.js';
 import { ShutdownSignal, shutdownWait } from './shutdown.js';
-import { loadPaths, type Loaded } from './load-paths.js';
+import { loadPaths, LoadError, type Loaded } from './load-paths.js';
+import { manifestRoots } from '../bundle/manifest.js';
+import { rootsOverlapMessage } from '../bundle/roots.js';
 import { buildPolicySet, CommandErrors, prettyErrorText, toErrorDetails } from './policy-set.js';
 import { createRunLogger } from './logger.js';
 import { startPlugins, type RunningPlugins } from './plugins.js';
@@ -72,6 +74,9 @@ async function load(o: RunServerOptions, builtins: CustomBuiltin[]): Promise<Loa
     regoVersion: o.regoVersion,
     verification: o.verification,
   });
+  // OPA activates the bundles together and refuses overlapping roots (two without a manifest own all of data)
+  const overlap = rootsOverlapMessage((loaded.bundles ?? []).map((b) => ({ name: b.name, roots: manifestRoots(b.manifest) })));
+  if (overlap) throw new LoadError(overlap);
   // Parse and compile up front so that broken policies are reported before listening.
   const set = buildPolicySet(loaded, { regoVersion: o.regoVersion, builtins });
   return { loaded, parsed: set.modules };
