@@ -27,6 +27,12 @@ export interface ConsoleOptions {
   otherProcesses?: OtherProcesses;
   /** The Rego version the server parses its policies with (--v0-compatible: v0; default v1): the replay opens the playground in it. */
   regoVersion?: 'v0' | 'v1';
+  /**
+   * The names of the bundles the command line's paths activated (-b, a *.tar.gz path): the
+   * Bundles card lists them as local, with the revision their manifest in the store gives.
+   * The status API has no such bundles (OPA's status plugin reports downloaded ones only).
+   */
+  localBundles?: () => Iterable<string>;
   /** Milliseconds between the status history's samples (default 10 s; tests go faster). */
   statusSampleMs?: number;
 }

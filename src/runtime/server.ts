@@ -196,7 +196,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       const { runPrimary } = await import('./workers/primary.js');
       const watchers = o.watch ? watchReload(o, builtins, store, () => owned, (next) => (owned = next), logger) : [];
       const feed = plugins.decisionFeed;
-      const console = { assetsDir: consoleAssets(), regoVersion: o.regoVersion, decisions: feed, impact: impactHook({ engine, recent: feed ? (n) => feed.recent(n) : undefined }) };
+      const console = { assetsDir: consoleAssets(), regoVersion: o.regoVersion, decisions: feed, impact: impactHook({ engine, recent: feed ? (n) => feed.recent(n) : undefined }), localBundles: () => owned.bundles };
       try {
         return await runPrimary({ config, logger, store, engine, plugins, registry: plugins.serverOptions.registry ?? new Registry(), console }, workers, { graceMs: o.shutdownGraceMs, waitMs: o.shutdownWaitMs ?? 0 }, signal);
       } finally {
@@ -205,7 +205,7 @@ export async function runServer(o: RunServerOptions): Promise<number> {
       }
     }
     sandbox = consoleSandbox();
-    const console = sandbox ? { assetsDir: consoleAssets(), regoVersion: o.regoVersion, decisions: plugins.decisionFeed, impact: impactHook({ engine, recent: plugins.decisionFeed ? (n) => plugins!.decisionFeed!.recent(n) : undefined }), evaluate: sandbox.evaluate } : undefined;
+    const console = sandbox ? { assetsDir: consoleAssets(), regoVersion: o.regoVersion, decisions: plugins.decisionFeed, impact: impactHook({ engine, recent: plugins.decisionFeed ? (n) => plugins!.decisionFeed!.recent(n) : undefined }), evaluate: sandbox.evaluate, localBundles: () => owned.bundles } : undefined;
     for (const addr of o.addrs) {
       servers.push(
         await startServer({

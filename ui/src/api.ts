@@ -114,6 +114,8 @@ export interface ReplayResponse {
 
 export interface StatusResponse {
   bundles?: Record<string, Record<string, unknown>>;
+  /** Bundles the command line loaded (-b): their manifests' revision and roots. */
+  local_bundles?: Record<string, { revision?: string; roots?: string[] }>;
   plugins?: Record<string, { state: string; message?: string }>;
   decisions?: { per_path?: Record<string, number> };
   latency?: { p50?: number | null; p90?: number | null; p99?: number | null };

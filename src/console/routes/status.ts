@@ -9,7 +9,7 @@
 // server whose console nobody opens pays nothing per decision; on subscribing, the events
 // already in the feed are counted by their timestamps.
 
-import type { Value } from '../../value/index.js';
+import { isPlainObject, type PlainObject, type Value } from '../../value/index.js';
 import type { App, ServerContext } from '../../server/context.js';
 import type { RouteDecl } from '../../server/route-table.js';
 import type { ConsoleOptions } from '../options.js';
@@ -126,6 +126,21 @@ export function bundleParts(ctx: ServerContext): { bundles: Value; adapters?: Va
   return { bundles: bundles ?? {}, ...(adapters !== undefined ? { adapters } : {}), ...(discovery !== undefined ? { discovery } : {}) };
 }
 
+/** name -> { revision, roots } of the local bundles, as their manifests stand in the store. */
+function localBundles(ctx: ServerContext, names: Iterable<string>): Record<string, Value> {
+  const out: Record<string, Value> = {};
+  const sys = ctx.opts.engine.store.snapshot().data['system'];
+  const recorded = isPlainObject(sys ?? null) ? (sys as PlainObject)['bundles'] : undefined;
+  for (const name of names) {
+    const b = isPlainObject(recorded ?? null) ? (recorded as PlainObject)[name] : undefined;
+    const m = isPlainObject(b ?? null) ? (b as PlainObject)['manifest'] : undefined;
+    if (!isPlainObject(m ?? null)) continue;
+    const { revision, roots } = m as PlainObject;
+    out[name] = { revision: typeof revision === 'string' ? revision : '', roots: roots ?? [''] };
+  }
+  return out;
+}
+
 /** The dashboard shows the group: the primary holds the bundles, the plugins and the decision log. */
 export const statusRoutes: readonly RouteDecl[] = [{ method: 'GET', path: '/ui/api/status', answeredBy: 'primary' }];
 
@@ -156,6 +171,7 @@ export function registerUiStatus(app: App, ctx: ServerContext, c: ConsoleOptions
         memory: { ...process.memoryUsage() },
         uptime_s: process.uptime(),
       };
+      if (c.localBundles) body['local_bundles'] = localBundles(ctx, c.localBundles());
       if (adapters !== undefined) body['adapters'] = adapters;
       if (discovery !== undefined) body['discovery'] = discovery;
       return sendJSON(toJSONText(body as Value));

@@ -82,6 +82,8 @@ export const statusPage: Page = (root) => {
       lastError(b),
     ];
     const bundles = Object.entries(st.bundles ?? {}).map(([key, b]) => bundleRow(String(b['name'] ?? key), b));
+    // loaded from the command line: never downloaded, active since start (or the last --watch reload)
+    for (const [name, b] of Object.entries(st.local_bundles ?? {})) bundles.push(bundleRow(`${name} (local)`, b));
     const disc = st['discovery'] as Record<string, unknown> | undefined;
     if (disc && typeof disc === 'object') bundles.push(bundleRow(`${String(disc['name'] ?? 'discovery')} (discovery)`, disc));
     const plugins = Object.entries(st.plugins ?? {}).map(([name, p]) => [text(name), stateBadge(p?.state), text(p?.message ?? '')]);
