@@ -19,13 +19,18 @@ export interface RevisionSources {
 
 /** name -> revision of every active bundle, as one frozen object per change. */
 export function activeRevisions(s: RevisionSources): () => Record<string, string> {
+  let lastSnapshot: unknown;
   let lastBundles: unknown;
   let lastDownloaded: unknown;
   let current = NONE;
   return () => {
-    const sys = s.store.snapshot().data['system'];
-    const bundles = isPlainObject(sys ?? null) ? (sys as PlainObject)['bundles'] : undefined;
+    const snap = s.store.snapshot();
     const downloaded = s.downloaded();
+    // no commit since the last decision: nothing to read
+    if (snap === lastSnapshot && downloaded === lastDownloaded) return current;
+    lastSnapshot = snap;
+    const sys = snap.data['system'];
+    const bundles = isPlainObject(sys ?? null) ? (sys as PlainObject)['bundles'] : undefined;
     if (bundles === lastBundles && downloaded === lastDownloaded) return current;
     lastBundles = bundles;
     lastDownloaded = downloaded;
