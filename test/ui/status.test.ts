@@ -34,6 +34,11 @@ beforeAll(async () => {
   });
   const engine = new RegolithEngine();
   await engine.putPolicy('p.rego', 'package p\n\nallow := true\n');
+  // a bundle the command line activated (-b): its manifest in the store, its name from the runtime
+  await engine.store.transact((txn) => {
+    txn.makeDir(['system', 'bundles']);
+    txn.write('add', ['system', 'bundles', './local-b1'], { manifest: { revision: 'r7', roots: ['x'] }, etag: '' });
+  });
   manager = new PluginManager({ config, engine, timing: fastTiming(), id: 'ui-status', version: '0.0.0', console: pino({ level: 'silent' }), logger: pino({ level: 'silent' }) });
   await manager.start();
   server = await startServer({
@@ -43,7 +48,7 @@ beforeAll(async () => {
     logger: pino({ level: 'silent' }),
     processMetrics: false,
     ...manager.serverOptions(),
-    families: [consoleRoutes({ assetsDir: build.dir, statusSampleMs: 250 })],
+    families: [consoleRoutes({ assetsDir: build.dir, statusSampleMs: 250, localBundles: () => ['./local-b1'] })],
   });
   browser = await launch();
 }, 60_000);
@@ -80,6 +85,9 @@ describe.skipIf(!haveChromium)('status page', () => {
 
       await expect.poll(() => page.locator('.card.bundle-errors tbody').innerText(), { timeout: 10_000 }).toContain('server replied with Not Found');
       expect(await page.locator('.card.bundle-errors tbody tr').first().innerText()).toContain('authz');
+      // the local bundle is listed beside the downloaded one, with its manifest's revision
+      const local = page.locator('.card.bundles tbody tr', { hasText: './local-b1 (local)' });
+      expect(await local.locator('code').innerText()).toBe('r7');
 
       // three charts over the last hour, with their axes and series
       expect(await page.locator('.card.last-hour svg.chart').count()).toBe(3);
