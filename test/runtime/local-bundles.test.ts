@@ -10,6 +10,9 @@ import { installOwned, NOTHING_OWNED, type Owned } from '../../src/runtime/insta
 import { buildPolicySet } from '../../src/runtime/policy-set.js';
 import { packEntries } from '../../src/bundle/write.js';
 import { Store } from '../../src/storage/index.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
+import { StoreActivator } from '../../src/plugins/bundle/activate.js';
+import { emptyBundle } from '../../src/bundle/types.js';
 import { tempDir, writeTree } from '../bundle/helpers.js';
 
 async function install(store: Store, opts: { paths?: string[]; bundles?: string[] }, previous: Owned = NOTHING_OWNED): Promise<Owned> {
@@ -89,6 +92,16 @@ describe('local bundles in the store', () => {
     owned = await install(store, { bundles: [a] }, owned);
     expect(systemBundles(store)).toEqual({ [a]: { etag: '', manifest: { revision: 'a2', roots: ['a'] } } });
     expect([...owned.bundles]).toEqual([a]);
+  });
+
+  it('a downloaded bundle whose roots overlap a local one is refused, as OPA checks every bundle in the store', async () => {
+    const a = writeTree({ '.manifest': '{"revision":"a1","roots":["a"]}' });
+    const store = new Store();
+    await install(store, { bundles: [a] });
+    const activator = new StoreActivator(new RegolithEngine({ store }));
+    await expect(activator.activate('remote', emptyBundle({ revision: 'd1', roots: ['a/b'] }, true))).rejects.toThrow(/overlapping roots/);
+    await activator.activate('other', emptyBundle({ revision: 'd1', roots: ['c'] }, true));
+    expect(Object.keys(systemBundles(store) as object).sort()).toEqual([a, 'other'].sort());
   });
 
   it('a reload keeps bundle manifests recorded by others (downloaded bundles)', async () => {
