@@ -6,7 +6,7 @@
 // Arguments whose type depends on data or input count as `any` and always fit, so only
 // calls that can never succeed are rejected.
 
-import type { RegoErrorDetail, Term } from '../lang/ast.js';
+import type { Body, RegoErrorDetail, Term } from '../lang/ast.js';
 import { missingKind } from '../lang/visit.js';
 import type { TypeDecl } from './builtins/types.js';
 import { declarationIn, type BuiltinOverlay } from './builtins/index.js';
@@ -124,7 +124,18 @@ export function typeString(t: TypeDecl): string {
 
 /** Checks every built-in call of a rule body (and head) with compile-time-known argument types. */
 export function checkConstantArgs(rule: CompiledRule, errors: RegoErrorDetail[], overlay?: BuiltinOverlay): void {
-  const visit = {
+  const visit = constantArgsVisitor(errors, overlay);
+  walkBody(rule.body, visit);
+  for (const t of [rule.key, rule.value, ...rule.suffix]) if (t) walkTerm(t, visit);
+}
+
+/** The same check over a query's body: OPA type-checks queries as it does rules (`upper(1)` is a type error, not undefined). */
+export function checkConstantArgsInBody(body: Body, errors: RegoErrorDetail[], overlay?: BuiltinOverlay): void {
+  walkBody(body, constantArgsVisitor(errors, overlay));
+}
+
+function constantArgsVisitor(errors: RegoErrorDetail[], overlay?: BuiltinOverlay) {
+  return {
     call(op: Term, args: Term[], at: { location?: Term['location'] }) {
       const name = refName(op);
       if (!name || name.startsWith('data.')) return;
@@ -139,6 +150,4 @@ export function checkConstantArgs(rule: CompiledRule, errors: RegoErrorDetail[],
       );
     },
   };
-  walkBody(rule.body, visit);
-  for (const t of [rule.key, rule.value, ...rule.suffix]) if (t) walkTerm(t, visit);
 }

@@ -27,7 +27,7 @@ import {
   checkUnusedImports,
   isV1Compatible,
 } from './module-checks.js';
-import { checkConstantArgs } from './const-types.js';
+import { checkConstantArgs, checkConstantArgsInBody } from './const-types.js';
 import { rewriteMetadataCalls } from './metadata.js';
 import { rewriteZeroArityBody, rewriteZeroArityRule } from './zero-arity.js';
 import { futureNot, hoistNegatedBody, hoistNegatedTerm, MODULE_UNIFY, QUERY_UNIFY } from './negation.js';
@@ -92,6 +92,7 @@ export class CompiledPolicy {
     const { body: reordered } = reorderDeep(renamed, new Set(), new Set(), ctx);
     const ordered = hoistNegatedBody(reordered, { namer, unify: QUERY_UNIFY });
     checkCalls(ordered, this.root, errors);
+    checkConstantArgsInBody(ordered, errors, this.root.builtins);
     if (this.root.inputType) checkQueryTypes(ordered, inputEnv(this.root.inputType), this.root, errors, namer.original);
     if (errors.length) throw new RegoCompileError(errors);
     const outputVars: string[] = [];

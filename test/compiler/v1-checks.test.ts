@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseModule } from '../../src/lang/index.js';
+import { parseModule, parseQuery } from '../../src/lang/index.js';
 import { compile, RegoCompileError } from '../../src/compiler/index.js';
 import '../../src/eval/builtins/index.js';
 
@@ -136,5 +136,21 @@ describe('built-in argument types', () => {
     const { errors, text } = fail(['package a\n\np if count(1)\n\nq if upper(1)\n']);
     expect(errors).toHaveLength(2);
     expect(text.startsWith('2 errors occurred:\nm0.rego:3: rego_type_error: count: invalid argument(s)')).toBe(true);
+  });
+  it('checks the constant arguments of a query as of a rule (OPA type-checks queries: upper(1) is an error, not undefined)', () => {
+    const policy = compile([parseModule('package a\n\np := 1\n', { filename: 'm0.rego' })]);
+    const queryErrors = (q: string): Err[] => {
+      try {
+        policy.compileQuery(parseQuery(q));
+      } catch (e) {
+        if (e instanceof RegoCompileError) return e.errors as Err[];
+        throw e;
+      }
+      return [];
+    };
+    expect(queryErrors('upper(1)')).toMatchObject([{ code: 'rego_type_error', message: 'upper: invalid argument(s)' }]);
+    expect(queryErrors('x := [1]; count(x) > 0; y := data.a.p; not startswith(1, "a")')).toMatchObject([{ code: 'rego_type_error', message: 'startswith: invalid argument(s)' }]);
+    expect(queryErrors('upper(input.x)')).toEqual([]);
+    expect(queryErrors('x := upper("a")')).toEqual([]);
   });
 });
