@@ -98,12 +98,12 @@ describe('eval --schema', () => {
   it('a missing schema file or a $ref outside the document is a clear error', () => {
     const { dir } = setup(GOOD);
     const missing = regolith(['eval', '--schema', join(dir, 'none.json'), 'true']);
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // OPA's eval: a schema it cannot read stops it with exit 2
     expect(missing.stderr).toContain(`unable to read schema: stat ${join(dir, 'none.json')}: no such file or directory`);
     const remote = join(dir, 'remote.json');
     writeFileSync(remote, JSON.stringify({ $ref: 'https://example.com/s.json' }));
     const r = regolith(['eval', '--schema', remote, 'true']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('only references within the schema document');
   });
 });

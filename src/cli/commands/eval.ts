@@ -213,6 +213,16 @@ export function prepare(set: PolicySet, query: string, regoVersion: RegoVersion,
   }
 }
 
+/** Runs one of eval's set-up steps; what it fails with exits 2 with its message, as OPA's eval. */
+async function setupStep<T>(step: () => T | Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    if (e instanceof LoadError || e instanceof CLIError) throw new CLIError(e.message, 2);
+    throw e;
+  }
+}
+
 interface Wanted {
   metrics: boolean;
   profile: boolean;
@@ -225,18 +235,22 @@ async function evaluate(query: string, f: EvalFlags, timeoutMs: number, w: Wante
   const regoVersion: RegoVersion = f.v0Compatible ? 'v0' : 'v1';
   let metrics: Record<string, number> | undefined = w.metrics ? {} : undefined;
   const out: EvalOutput = { metrics };
+  // As OPA's setupEval: the input and the schemas are read before any policy or data, and
+  // failing to read them stops the command (the message on stderr, exit 2) instead of
+  // becoming an evaluation error in the output.
+  const input = await setupStep(() =>
+    f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? readTombstoneInput(f.input)
+    : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined,
+  );
+  const schemaOpts = await setupStep(() => schemaOptions(f.schema));
   try {
     const t0 = process.hrtime.bigint();
     const loaded = await loadPaths({ paths: f.data, bundles: f.bundle, ignore: f.ignore, regoVersion });
     const loadNs = Number(process.hrtime.bigint() - t0);
     if (metrics) metrics.timer_rego_load_files_ns = loadNs;
-    const input =
-      f.inputFormat === 'tombstone' && (f.input || f.stdinInput) ? await readTombstoneInput(f.input)
-      : f.input ? readInputFile(f.input, f.inputFormat) : f.stdinInput ? parseInputText(readStdin(), 'stdin', f.inputFormat) : undefined;
     const t1 = process.hrtime.bigint();
     const customBuiltins = await loadBuiltinModules(f.builtins);
     const caps = capabilityOptions(f.capabilities);
-    const schemaOpts = schemaOptions(f.schema);
     const set = buildPolicySet(loaded, { regoVersion, strictBuiltinErrors: f.strictBuiltinErrors, builtins: customBuiltins, ...caps, ...schemaOpts });
     // Strict mode's extra checks (unused imports, vars and arguments, ...) over the same modules.
     if (f.strict) {

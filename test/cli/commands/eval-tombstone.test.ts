@@ -44,18 +44,17 @@ describe('eval --input-format tombstone', () => {
     expect(r.stdout.trim()).toBe('SIGSEGV');
   });
 
-  it('a file that is not a Tombstone is an input error: exit 2 with the reason', () => {
+  it('a file that is not a Tombstone is an input error: exit 2 with the reason on stderr, as OPA reports input it cannot read', () => {
     const r = regolith(['eval', '--input-format', 'tombstone', '-i', garbage, 'input']);
     expect(r.code).toBe(2);
-    const out = JSON.parse(r.stdout);
-    expect(out.errors).toHaveLength(1);
-    expect(out.errors[0].message).toMatch(new RegExp(`^unable to parse input from ${garbage}: crash report is not a valid Tombstone: \\S`));
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(new RegExp(`^error: unable to parse input from ${garbage}: crash report is not a valid Tombstone: \\S`));
     const pretty = regolith(['eval', '--input-format', 'tombstone', '-i', garbage, '--format', 'pretty', 'input']);
     expect(pretty.code).toBe(2);
-    expect(pretty.stdout + pretty.stderr).toMatch(/crash report is not a valid Tombstone/);
+    expect(pretty.stderr).toMatch(/crash report is not a valid Tombstone/);
     const missing = regolith(['eval', '--input-format', 'tombstone', '-i', join(dir, 'nope.pb'), 'input']);
     expect(missing.code).toBe(2);
-    expect(missing.stdout).toMatch(/open .*nope\.pb: no such file or directory/);
+    expect(missing.stderr).toMatch(/open .*nope\.pb: no such file or directory/);
   });
 
   it('--input-format json|yaml force a text format; anything else is refused', () => {
@@ -64,7 +63,7 @@ describe('eval --input-format tombstone', () => {
     expect(regolith(['eval', '--input-format', 'yaml', '-i', yml, '--format', 'raw', 'input.user']).stdout.trim()).toBe('alice');
     const asJSON = regolith(['eval', '--input-format', 'json', '-i', yml, 'input.user']);
     expect(asJSON.code).toBe(2);
-    expect(asJSON.stdout).toMatch(/unable to parse input from/);
+    expect(asJSON.stderr).toMatch(/unable to parse input from/);
     const bad = regolith(['eval', '--input-format', 'xml', '-i', yml, 'input']);
     expect(bad.code).not.toBe(0);
     expect(bad.stderr).toMatch(/invalid argument "xml" for "--input-format" flag: must be one of \{json, yaml, tombstone\}/);

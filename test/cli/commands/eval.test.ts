@@ -148,6 +148,14 @@ describe('regolith eval', () => {
     const missing = regolith(['eval', '-d', '/no/such/file.rego', 'true']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).errors[0].message).toContain('/no/such/file.rego: no such file or directory');
+    // An input file it cannot read or parse stops eval before any policy is loaded, as OPA's
+    // setupEval: the message on stderr, nothing on stdout, exit 2 (even with a bad -d beside it).
+    const noInput = regolith(['eval', '-d', '/no/such/file.rego', '-i', '/no/such/input.json', 'true']);
+    expect(noInput).toMatchObject({ code: 2, stdout: '', stderr: 'error: open /no/such/input.json: no such file or directory\n' });
+    const broken = regolith(['eval', '-i', join(tree({ 'broken.json': '{"user": ' }), 'broken.json'), 'true']);
+    expect(broken.code).toBe(2);
+    expect(broken.stdout).toBe('');
+    expect(broken.stderr).toMatch(/^error: unable to parse input from .*broken\.json: /);
     const noQuery = regolith(['eval']);
     expect(noQuery.code).toBe(1);
     expect(noQuery.stderr).toContain('specify query argument or --stdin');
