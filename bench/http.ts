@@ -6,6 +6,9 @@
 //      rounds (BENCH_ROUNDS, default 3), medians, server CPU per request, the load average.
 //      BENCH_BASELINE=<bundle of http-server.ts built from another tree> adds that build's
 //      server to the rounds (before/after in one run). BENCH_ONLY=ceiling runs only this part.
+//      BENCH_EQUAL_RATE_MS=<ms> adds a third generator, wrk waiting that long before each
+//      request on each connection: every server then gets about the same rate, and its CPU
+//      per request no longer includes how much a faster server saves by batching.
 //   1. ceiling: a bare Hono route returning a constant JSON body, max rate;
 //   2. Regolith: POST /v1/data/rbac/allow with the RBAC policy and data of
 //      bench/policies/rbac.rego (100 roles, 1,000 users), realistic inputs, max rate;
@@ -39,7 +42,7 @@ import { bundle } from './lib/bundle.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
 import { machine, table } from './lib/stats.js';
-import { interleaved, summarize, summaryTable } from './lib/rounds.js';
+import { interleaved, summarize, summaryTable, type GeneratorSpec } from './lib/rounds.js';
 import type { LoadRequest } from './lib/wrk.js';
 import { loadavg } from 'node:os';
 
@@ -239,7 +242,7 @@ async function nodeCeilingRounds(requests: LoadRequest[], s: ReturnType<typeof r
       servers.map((x) => ({ name: x.name, url: x.srv.url, cpu: () => cpuParts(x.srv) })),
       requests,
       {
-        generators: ['wrk', 'autocannon'],
+        generators: ['wrk', 'autocannon', ...equalRate()],
         rounds,
         seconds: DURATION,
         connections: CONNECTIONS,
@@ -255,6 +258,15 @@ async function nodeCeilingRounds(requests: LoadRequest[], s: ReturnType<typeof r
   } finally {
     for (const x of servers) await stop(x.srv);
   }
+}
+
+/** BENCH_EQUAL_RATE_MS: wrk at about one rate for every server (WrkMode.delayMs). */
+function equalRate(): GeneratorSpec[] {
+  const v = process.env['BENCH_EQUAL_RATE_MS'];
+  if (v === undefined || v === '') return [];
+  const delayMs = Number(v);
+  if (!(delayMs > 0)) fail(`BENCH_EQUAL_RATE_MS must be a positive number of milliseconds, not ${v}`);
+  return [{ name: `wrk, ${delayMs} ms before each request`, pipeline: 1, check: false, delayMs }];
 }
 
 /** Fixed rates of the decision-logging comparison (then max rate). */

@@ -28,6 +28,13 @@ export interface WrkMode {
    * of a thread, not of a connection, so a checking run has one thread per connection.
    */
   check: boolean;
+  /**
+   * Milliseconds each connection waits before each write (wrk's `delay()`): every server gets
+   * about the same request rate (connections / (delay + latency)), so CPU per request compares
+   * servers at one rate instead of each at its own maximum, where the faster server also
+   * answers more requests per wake-up (less kernel and event-loop time per request).
+   */
+  delayMs?: number;
 }
 
 /** A script file and how it must be run. */
@@ -58,6 +65,7 @@ export function wrkScript(requests: readonly LoadRequest[], headers: Record<stri
   const lua = (s: string) => JSON.stringify(s); // a JSON string is a valid Lua string for this text (no \u escapes in our bodies)
   if (!Number.isInteger(mode.pipeline) || mode.pipeline < 1) throw new Error(`wrk script: pipeline must be a positive integer, not ${mode.pipeline}`);
   if (mode.check && requests.some((q) => q.expect === undefined)) throw new Error('wrk script: a checking script needs every request\'s expected answer');
+  if (mode.delayMs !== undefined && !(mode.delayMs > 0)) throw new Error(`wrk script: delayMs must be a positive number of milliseconds, not ${mode.delayMs}`);
   const texts = requests.flatMap((q) => [q.path, q.body, q.expect ?? '']);
   if (texts.some((t) => /\\u/.test(lua(t)))) throw new Error('wrk script: texts with \\u escapes are not supported');
   const hs = Object.entries({ 'content-type': 'application/json', ...headers })
@@ -97,7 +105,7 @@ request = function()
   pos = 0
   return batches[k]
 end
-${
+${mode.delayMs !== undefined ? `function delay() return ${mode.delayMs} end\n` : ''}${
   mode.check
     ? `checked = 0
 wrong = 0

@@ -89,6 +89,16 @@ describe.skipIf(!hasWrk)('wrk script: pipelined answers checked in order', () =>
     expect(r.bad).toBe(0);
   });
 
+  it('waits delayMs before each write: the rate no longer depends on how fast the server answers', async () => {
+    const s = await rawServer('in order');
+    server = s.server;
+    const r = await runWrk(s.url, wrkScript(requests, {}, { pipeline: 1, check: false, delayMs: 100 }), 1, 2);
+    // 2 connections, 100 ms before each request: about 20 in the second, not thousands
+    expect(r.requests).toBeGreaterThan(4);
+    expect(r.requests).toBeLessThanOrEqual(26);
+    expect(() => wrkScript(requests, {}, { pipeline: 1, check: false, delayMs: 0 })).toThrow(/positive/);
+  });
+
   it('refuses a checking script without the expected answers', () => {
     expect(() => wrkScript([{ path: '/', body: '{}' }], {}, { pipeline: 1, check: true })).toThrow(/expected answer/);
   });
