@@ -30,6 +30,8 @@ export interface Spans {
    * unsampled span of a caller's context — for decision logs; undefined outside any.
    */
   ids(): { trace_id: string; span_id: string } | undefined;
+  /** Sets an attribute on the recording span the code runs in (OPA's `opa.decision_id`); nothing outside one. */
+  annotate(key: string, value: string): void;
 }
 
 let installed: Spans | undefined;

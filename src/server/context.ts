@@ -189,7 +189,13 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     },
     version,
     logger,
-    decisionId: () => (opts.decisionLogger ? (opts.decisionIdFactory ?? randomUUID)() : undefined),
+    decisionId: () => {
+      if (!opts.decisionLogger) return undefined;
+      const id = (opts.decisionIdFactory ?? randomUUID)();
+      // as OPA's annotateSpan: the request's server span carries the decision id it logs
+      spans()?.annotate('opa.decision_id', id);
+      return id;
+    },
     ndCache: () => (opts.decisionLogger && config['nd_builtin_cache'] === true ? new Map() : undefined),
     logDecision: (r) => {
       const sink = opts.decisionLogger;

@@ -191,6 +191,11 @@ export async function startTracing(cfg: TracingConfig, onError: OnTracingError, 
       const sc = ctx && trace.getSpanContext(ctx);
       return sc && isSpanContextValid(sc) ? { trace_id: sc.traceId, span_id: sc.spanId } : undefined;
     },
+    annotate(key, value) {
+      const ctx = active();
+      const span = ctx && trace.getSpan(ctx);
+      if (span?.isRecording()) span.setAttribute(key, value);
+    },
   };
 
   setRequestSpans(requests);

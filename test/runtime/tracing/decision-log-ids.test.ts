@@ -73,6 +73,9 @@ describe('trace_id and span_id in decision log events', () => {
     const servers = receiver.spans.filter((s) => s.kind === 2);
     expect(servers.map((s) => s.name)).toEqual(['POST v1/data', 'POST v1/data', 'POST v1/query']);
     expect(events.map((e) => [e['trace_id'], e['span_id']])).toEqual(servers.map((s) => [s.traceId, s.spanId]));
+    // and, as OPA annotates it, each server span carries the id of the decision it logged
+    expect(servers.map((s) => s.attributes['opa.decision_id'])).toEqual(events.map((e) => e['decision_id']));
+    expect(events.every((e) => typeof e['decision_id'] === 'string')).toBe(true);
     // OPA's field names, in the event's key order
     expect(Object.keys(events[0]!).slice(-4)).toEqual(['result', 'span_id', 'timestamp', 'trace_id']);
   });
