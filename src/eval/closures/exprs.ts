@@ -16,6 +16,7 @@ import { compileWith } from './with.js';
 import { iterationFor } from './order.js';
 import { traceChildBody, traceExpr } from '../trace/plan.js';
 import { inlineCall } from './inline.js';
+import { codegenOn, TestRun, withoutCodegen } from './codegen.js';
 import { indexedSome } from './ground-index.js';
 import { lazySetMembers } from './lazy-set.js';
 import type { RuleNode } from '../../compiler/tree.js';
@@ -55,17 +56,31 @@ export function compileBody(body: Body, pc: PlanCtx, tail: Step, opts?: (e: Expr
     for (const n of exprBinds(e)) b.add(n);
   }
   let next = tail;
+  // consecutive expressions that only test, generated as one function (codegen.ts)
+  let run: TestRun | undefined;
   for (let i = body.length - 1; i >= 0; i--) {
     const e = body[i]!;
     const saved = pc.bound;
     pc.bound = bounds[i]!;
     try {
-      const plain = compileExpr(e, pc, next, opts?.(e, i));
+      const o = opts?.(e, i);
+      let generated = false;
+      if (o === undefined && codegenOn(pc)) {
+        run ??= new TestRun(next);
+        generated = run.prepend(e, pc);
+      }
+      if (!generated && run) {
+        next = run.step(next);
+        run = undefined;
+      }
+      // a generated expression's closures are its fallback: no runs generated inside them
+      const plain = generated ? withoutCodegen(() => compileExpr(e, pc, next, o)) : compileExpr(e, pc, next, o);
       next = (i + 1 < body.length ? indexedSome(e, body[i + 1]!, pc, next, plain) : undefined) ?? plain;
     } finally {
       pc.bound = saved;
     }
   }
+  if (run) next = run.step(next);
   return { step: next, bound: b };
 }
 
@@ -478,6 +493,19 @@ function compileSome(t: SomeDecl, pc: PlanCtx, next: Step): Step {
 }
 
 function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
+  const { dom, holds } = everyHolds(t, pc);
+  const dget = dom.get;
+  // a single-valued domain is read, not generated: no closure per evaluation
+  if (dget)
+    return (fr) => {
+      const d = dget(fr);
+      return d !== undefined && holds(fr, d) ? next(fr) : false;
+    };
+  return (fr) => dom.gen(fr, (d) => (holds(fr, d) ? next(fr) : false));
+}
+
+/** An `every`'s domain term, and whether its body holds for each member of a domain value. */
+export function everyHolds(t: Every, pc: PlanCtx): { dom: TermC; holds: (fr: Frame, d: Value) => boolean } {
   const dom = compileTerm(t.domain, pc);
   const kc = t.key ? compileTerm(t.key, pc) : undefined;
   const vc = compileTerm(t.value, pc);
@@ -491,12 +519,11 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
   // whether every member passes does not depend on the order they are tried in
   const order = iterationFor(pc);
   if (pc.traced) body = traceChildBody(t.body, t.body.map((x) => x.location?.text ?? '').join('; '), t.location, body);
-  const dget = dom.get;
-  const all = (fr: Frame, d: Value): boolean => {
+  const holds = (fr: Frame, d: Value): boolean => {
     if (!isCollection(d)) return false;
     // an array into fresh variables: a plain loop, no callback per element
     if (Array.isArray(d) && vs !== undefined && fr.slots[vs] === undefined && (kc === undefined || (ks !== undefined && fr.slots[ks] === undefined)))
-      return everyElement(fr, d, ks, vs, body) ? next(fr) : false;
+      return everyElement(fr, d, ks, vs, body);
     const failed = order(fr)(d, (key, val) => {
       fr.ev.q.tick();
       let ok: boolean;
@@ -505,15 +532,9 @@ function compileEvery(t: Every, pc: PlanCtx, next: Step): Step {
       else ok = kc ? kc.match(fr, key, (f) => vc.match(f, val, body)) : vc.match(fr, val, body);
       return !ok;
     });
-    return failed ? false : next(fr);
+    return !failed;
   };
-  // a single-valued domain is read, not generated: no closure per evaluation
-  if (dget)
-    return (fr) => {
-      const d = dget(fr);
-      return d === undefined ? false : all(fr, d);
-    };
-  return (fr) => dom.gen(fr, (d) => all(fr, d));
+  return { dom, holds };
 }
 
 function compilePrint(args: Term[], pc: PlanCtx, next: Step): Step {

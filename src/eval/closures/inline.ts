@@ -28,7 +28,7 @@ const MAX_DEPTH = 3;
 const depthOf = new WeakMap<PlanCtx, number>();
 
 /** Whether calls to this function node may be inlined (cached on the node). */
-function inlinable(node: RuleNode): boolean {
+export function inlinable(node: RuleNode): boolean {
   let ok = node.cache['inline'] as boolean | undefined;
   if (ok !== undefined) return ok;
   ok = check(node);
@@ -84,9 +84,8 @@ function bodySize(body: Body): number {
  * when a `with` mock replaces the function.
  */
 export function inlineCall(node: RuleNode, key: string, args: TermC[], pc: PlanCtx, next: Step, generic: Step): Step | undefined {
-  if (pc.traced || !quietPolicy(pc.root) || !inlinable(node)) return undefined;
-  const depth = depthOf.get(pc) ?? 0;
-  if (depth >= MAX_DEPTH) return undefined;
+  const depth = inlineDepth(node, pc);
+  if (depth === undefined) return undefined;
   const gets: ((fr: Parameters<Step>[0]) => Value | undefined)[] = [];
   for (const a of args) {
     if (!a.get) return undefined;
@@ -144,17 +143,32 @@ export function inlineCall(node: RuleNode, key: string, args: TermC[], pc: PlanC
   };
 }
 
+/** How deep in inlined calls `pc` is, when a call to `node` may be inlined there; else undefined. */
+export function inlineDepth(node: RuleNode, pc: PlanCtx): number | undefined {
+  if (pc.traced || !quietPolicy(pc.root) || !inlinable(node)) return undefined;
+  const depth = depthOf.get(pc) ?? 0;
+  return depth >= MAX_DEPTH ? undefined : depth;
+}
+
+/**
+ * The planner state for an inlined rule's body: its slots come after the caller's (the
+ * caller's continue after them: set `caller.nslots = pc.nslots` when the body is planned).
+ */
+export function inlineRuleCtx(r: CompiledRule, caller: PlanCtx, depth: number): PlanCtx {
+  const pc = new PlanCtx(caller.root, r.module.package.location?.file ?? '');
+  pc.nslots = caller.nslots;
+  depthOf.set(pc, depth);
+  pc.orderFree = ruleOrderFree(r, pc);
+  return pc;
+}
+
 /**
  * One rule's body, planned in the caller's frame: a plain argument variable reads its
  * argument slot; any other argument term (a constant, a pattern, a repeated variable) is
  * matched against it first. Returns true when the body holds.
  */
 function inlineRule(r: CompiledRule, argSlots: number[], caller: PlanCtx, depth: number): Step {
-  const pc = new PlanCtx(caller.root, r.module.package.location?.file ?? '');
-  // the rule's slots come after the caller's, and the caller's continue after them
-  pc.nslots = caller.nslots;
-  depthOf.set(pc, depth);
-  pc.orderFree = ruleOrderFree(r, pc);
+  const pc = inlineRuleCtx(r, caller, depth);
   const matches: [TermC, number][] = [];
   const args = r.args ?? [];
   args.forEach((a, i) => {
