@@ -18,9 +18,10 @@
 // `x in coll`), bare terms (truthiness), `not` of those, `every k, v in <single value>` with
 // fresh variables, and calls to functions inline.ts would inline whose rule bodies are made
 // of the same (arguments plain variables). A run is generated when it has two expressions or
-// more, or one inlined call or `every`. Never for traced plans, printing policies (inline.ts's
-// rule), or expressions under `with`; when any `with` mock is active at run time the run takes
-// the closures of the same expressions (planned as well), which check each mock.
+// more, or one inlined call or `every`. Never for traced plans or expressions under `with`;
+// calls are written out only where inline.ts inlines them (not in printing policies); when
+// any `with` mock is active at run time the run takes the closures of the same expressions
+// (planned as well), which check each mock.
 //
 // Safety: the text holds only code written here, slot numbers, labels, and constants as
 // JSON literals (`JSON.stringify` of a string is a JS string literal); every other value,
