@@ -53,7 +53,7 @@ function expression(r: R, vars: string[], fns: Fn[], depth: number): string {
   if (x < 0.35 && depth < 2) {
     const [k, v] = [`k${depth}`, `v${depth}`];
     const keyed = r() < 0.7;
-    const dom = pick(r, ['input.arr', 'input.arr2', 'input.b', ...vars.filter((n) => !n.startsWith('k'))]);
+    const dom = pick(r, ['input.arr', 'input.arr2', 'input.b', 'members', ...vars.filter((n) => !n.startsWith('k'))]);
     const inner = keyed ? [...vars, k, v] : [...vars, v];
     const body = Array.from({ length: 1 + Math.floor(r() * 2) }, () => expression(r, inner, fns, depth + 1));
     // the declared variables used in the body
@@ -87,6 +87,9 @@ function policy(r: R): string {
   }
   for (let i = 0; i < 4; i++) out.push(`r${i} if {\n\t${body(r, [], fns)}\n}`);
   out.push('bound contains x if {\n\tsome x in input.arr\n\t' + body(r, ['x'], fns) + '\n}');
+  out.push(`listed := [x | some x in input.arr; ${comparison(r, ['x'])}; ${comparison(r, ['x'])}]`);
+  // a set for \`every\` to walk (not an array: the closures walk it)
+  out.push('members contains x if some x in input.arr');
   out.push('mocked if r0 with count as zero', 'mocked_f if r1 with f0 as always', 'replaced if r2 with input.a as "a"');
   out.push('negated if not r3');
   return out.join('\n') + '\n';
