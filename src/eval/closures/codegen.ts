@@ -105,7 +105,7 @@ export class TestRun {
   step(plain: Step): Step {
     if (this.parts.length === 0 || (this.parts.length === 1 && !this.rich)) return plain;
     const { after, names, values } = this;
-    const text = `if (fr.ev.mocks !== null) return plain(fr);\nconst s = fr.slots;\nL: {\n${this.parts.join('')}return next(fr);\n}\nreturn false;\n`;
+    let text = `if (fr.ev.mocks !== null) return plain(fr);\nconst s = fr.slots;\nL: {\n${this.parts.join('')}return next(fr);\n}\nreturn false;\n`;
     let calls = 0;
     let made: Step | undefined;
     return (fr) => {
@@ -120,6 +120,7 @@ export class TestRun {
       } catch {
         made = plain; // code generation disallowed (--disallow-code-generation-from-strings)
       }
+      text = '';
       return made(fr);
     };
   }
