@@ -41,13 +41,31 @@ import { compileTerm, constValue } from './terms.js';
 import type { Step } from './types.js';
 
 /**
- * The switch (tests compare answers with it off), how many runs of a site take the closures
- * before its function is made (tests set 0), and how many functions were made.
+ * Generated functions alive at once (made and not yet collected). A plan that is replaced
+ * (a new bundle revision, a module added or changed) lets its functions go; a process that
+ * keeps more plans alive than this stops generating until some are collected. Counted live,
+ * not made: a server whose bundle changes every few seconds makes a few functions per
+ * revision for as long as it runs.
  */
-export const codegen = { enabled: true, warmup: 16, built: 0 };
+let live = 0;
+const collected = new FinalizationRegistry<undefined>(() => {
+  live--;
+});
 
-/** A process that plans policy after policy stops generating at some point. */
-const MAX_FUNCTIONS = 10_000;
+/**
+ * The switch (tests compare answers with it off), how many runs of a site take the closures
+ * before its function is made (tests set 0), how many functions were made in all, how many
+ * may be alive at once, and how many are.
+ */
+export const codegen = {
+  enabled: true,
+  warmup: 16,
+  built: 0,
+  maxLive: 10_000,
+  get live(): number {
+    return live;
+  },
+};
 
 let suppressed = 0;
 
@@ -63,7 +81,7 @@ export function withoutCodegen<T>(fn: () => T): T {
 
 /** Whether runs may be generated where the planner is now. */
 export function codegenOn(pc: PlanCtx): boolean {
-  return codegen.enabled && suppressed === 0 && !pc.traced && codegen.built < MAX_FUNCTIONS;
+  return codegen.enabled && suppressed === 0 && !pc.traced && live < codegen.maxLive;
 }
 
 const COMPARE_OPS = new Set(['equal', 'neq', 'lt', 'lte', 'gt', 'gte', 'internal.member_2']);
@@ -110,13 +128,15 @@ export class TestRun {
     let made: Step | undefined;
     return (fr) => {
       if (made !== undefined) return made(fr);
-      if (++calls <= codegen.warmup || codegen.built >= MAX_FUNCTIONS) return plain(fr);
+      if (++calls <= codegen.warmup || live >= codegen.maxLive) return plain(fr);
       // the site number keeps texts apart: V8 shares what it learns between functions made
       // from the same text, which is what per-site code is for
       const src = `return function testRun(fr) { // site ${codegen.built++}\n${text}}`;
       try {
         const make = new Function('plain', 'next', ...names, src) as (...a: unknown[]) => Step;
         made = make(plain, after, ...values);
+        live++;
+        collected.register(made, undefined);
       } catch {
         made = plain; // code generation disallowed (--disallow-code-generation-from-strings)
       }

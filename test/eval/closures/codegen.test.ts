@@ -8,6 +8,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Regolith } from '../../../src/index.js';
 import { codegen } from '../../../src/eval/closures/codegen.js';
 import { seededRandom } from '../../seeded-random.js';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 
 const WARMUP = codegen.warmup;
 
@@ -224,6 +226,32 @@ allow if {
     expect(codegen.built).toBe(before + 1);
   });
 
+  it('counts functions alive, not made: a replaced plan gives its share back', async () => {
+    const gc = forceGC();
+    const maxLive = codegen.maxLive;
+    try {
+      // one function per revision of a two-expression rule, as a server whose bundle changes
+      const revision = (n: number) => {
+        const pq = new Regolith().addModule('r.rego', `package r\np if {\n\tinput.a == ${n}\n\tinput.b == 2\n}\n`).prepare('data.r.p');
+        expect(pq.evaluate({ input: { a: n, b: 2 } })[0]?.expressions[0]?.value).toBe(true);
+      };
+      await settle(gc, () => false, 3);
+      codegen.maxLive = codegen.live + 3;
+      const before = codegen.built;
+      for (let n = 0; n < 3; n++) revision(n);
+      expect(codegen.built).toBe(before + 3);
+      // at the bound: the next revision answers through the closures
+      revision(3);
+      expect(codegen.built).toBe(before + 3);
+      // those plans are gone: once collected, revisions generate again
+      await settle(gc, () => codegen.live < codegen.maxLive);
+      revision(4);
+      expect(codegen.built).toBe(before + 4);
+    } finally {
+      codegen.maxLive = maxLive;
+    }
+  });
+
   it('orders and counts strings by code points', () => {
     const pq = new Regolith().addModule('s.rego', 'package s\np if {\n\tinput.s > "ｶ"\n\tcount(input.s) == 1\n\tinput.s != "ｶ"\n}\n').prepare('data.s.p');
     expect(pq.evaluate({ input: { s: '😀' } })[0]?.expressions[0]?.value).toBe(true);
@@ -259,3 +287,17 @@ ${rules.join('\n')}
     expect(Object.keys(other)).toEqual([]);
   });
 });
+
+/** A full garbage collection on demand (V8's gc, exposed for this process). */
+function forceGC(): () => void {
+  setFlagsFromString('--expose-gc');
+  return runInNewContext('gc') as () => void;
+}
+
+/** Collects and lets finalizers run until `done`, for at most `rounds` rounds. */
+async function settle(gc: () => void, done: () => boolean, rounds = 100): Promise<void> {
+  for (let i = 0; i < rounds && !done(); i++) {
+    gc();
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
