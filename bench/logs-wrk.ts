@@ -57,7 +57,15 @@ if (gcTrace) {
     }
   });
 }
-const url: string = await new Promise((r) => child.once('message', (m: any) => r(m.url)));
+// a server that cannot start (a configuration it refuses) exits before it reports its URL
+const url: string = await new Promise<string>((resolve, reject) => {
+  child.once('message', (m: any) => resolve(m.url));
+  child.once('exit', (code) => reject(new Error(`${mode} server exited (${code}) before listening`)));
+}).catch((e: unknown) => {
+  console.error(String(e));
+  cs.close();
+  process.exit(1);
+});
 const s = rbacScenario();
 const path = `/v1/data/${s.packagePath}/allow`;
 await fetch(`${url}/v1/policies/rbac`, { method: 'PUT', body: policyText(s.policy) });
