@@ -75,7 +75,7 @@ export class EventBuffer {
   /** Takes everything out (for an upload attempt): the caller owns the queue returned. */
   drain(): ByteQueue {
     const out = this.queue;
-    this.queue = new ByteQueue();
+    this.queue = new ByteQueue(out.capacity);
     return out;
   }
 

@@ -26,6 +26,9 @@ function freeSlab(s: Buffer): void {
   if (s.length === SLAB && pool.length < POOL_MAX) pool.push(s);
 }
 
+/** The most records a new queue makes room for at once (12 bytes each): a burst's size is not kept for ever. */
+const MAX_INITIAL_RECORDS = 65536;
+
 /** Marks a record left out (a skipped length is stored as its bitwise complement). */
 const SKIPPED = -1;
 
@@ -36,14 +39,31 @@ export class ByteQueue {
   /** Where the next record goes in the last slab. */
   private pos = 0;
   // Records: slab number, start offset and byte length; array positions head..tail.
-  private recSlab = new Int32Array(256);
-  private recStart = new Int32Array(256);
-  private recLen = new Int32Array(256);
+  private recSlab: Int32Array<ArrayBuffer>;
+  private recStart: Int32Array<ArrayBuffer>;
+  private recLen: Int32Array<ArrayBuffer>;
   private head = 0;
   private tail = 0;
   /** Sequence number of the record at `head` (sequence numbers never change while a record lives). */
   private firstSeq = 0;
   private total = 0;
+
+  /**
+   * `records`: room for this many records before the arrays grow (the upload buffer passes
+   * its last queue's, so that each upload's new queue does not grow them again from 256:
+   * fresh memory, page faults on the request path).
+   */
+  constructor(records = 256) {
+    const n = Math.min(Math.max(records, 256), MAX_INITIAL_RECORDS);
+    this.recSlab = new Int32Array(n);
+    this.recStart = new Int32Array(n);
+    this.recLen = new Int32Array(n);
+  }
+
+  /** Room for records before the arrays grow. */
+  get capacity(): number {
+    return this.recLen.length;
+  }
 
   /** Records in the queue. */
   get length(): number {

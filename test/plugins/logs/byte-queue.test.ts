@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ByteQueue } from '../../../src/plugins/logs/byte-queue.js';
+import { EventBuffer } from '../../../src/plugins/logs/buffer.js';
 
 const all = (q: ByteQueue): string[] => {
   const out: string[] = [];
@@ -91,5 +92,29 @@ describe('ByteQueue', () => {
     q.push('[]');
     expect(() => q.text(q.first - 1)).toThrow(RangeError);
     q.clear();
+  });
+});
+
+describe('room for records', () => {
+  it('the upload buffer starts each new queue with the room its last one needed, within a bound', () => {
+    const b = new EventBuffer(undefined, undefined);
+    for (let i = 0; i < 5000; i++) b.push(`{"i":${i}}`);
+    const first = b.drain();
+    expect(first.length).toBe(5000);
+    expect(first.capacity).toBeGreaterThanOrEqual(5000);
+    // the queue that takes the next events has that room already (no growing from 256 again)
+    expect(b.drain().capacity).toBe(first.capacity);
+    expect(new ByteQueue().capacity).toBe(256);
+    expect(new ByteQueue(10).capacity).toBe(256);
+    expect(new ByteQueue(1 << 24).capacity).toBe(65536);
+    // the room changes nothing else: records in order, across a compaction
+    const q = new ByteQueue(300);
+    for (let i = 0; i < 700; i++) {
+      q.push(`"${i}"`);
+      if (i % 3 === 0) q.shift();
+    }
+    const left = all(q);
+    expect(left.length).toBe(700 - 234);
+    expect(left[left.length - 1]).toBe('"699"');
   });
 });
