@@ -105,9 +105,13 @@ export class TestRun {
   /** Puts `e` in front of the run if it can be generated here; false (and nothing added) if not. */
   prepend(e: Expr, pc: PlanCtx): boolean {
     const rich = this.rich;
+    const params = this.values.length;
     const code = this.expr(e, pc, 'L');
     if (code === undefined) {
+      // parameters of the part written before it gave up are not the function's
       this.rich = rich;
+      this.names.length = params;
+      this.values.length = params;
       return false;
     }
     this.parts.unshift(code);

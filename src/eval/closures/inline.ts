@@ -28,7 +28,7 @@ const MAX_DEPTH = 3;
 const depthOf = new WeakMap<PlanCtx, number>();
 
 /** Whether calls to this function node may be inlined (cached on the node). */
-export function inlinable(node: RuleNode): boolean {
+function inlinable(node: RuleNode): boolean {
   let ok = node.cache['inline'] as boolean | undefined;
   if (ok !== undefined) return ok;
   ok = check(node);
