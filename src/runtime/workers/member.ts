@@ -28,6 +28,10 @@ export class Member {
 
   constructor(readonly worker: Worker) {
     this.hello = new Promise((r) => (this.greeted = r));
+    // A message sent to a worker that was just killed, before its channel is seen closed,
+    // fails with EPIPE, which cluster emits as 'error' on the worker: unheard, it ended the
+    // primary and every other worker with it. The worker's 'exit' follows and replaces it.
+    worker.on('error', () => undefined);
     worker.once('exit', () => {
       this.greeted();
       for (const done of this.waiting.values()) done();

@@ -48,3 +48,12 @@ describe('Member.metrics', () => {
     await expect(p).resolves.toEqual([]);
   });
 });
+
+describe('Member and a worker that dies', () => {
+  it("survives the 'error' a send to a just-killed worker raises (EPIPE): the primary must not die with it", () => {
+    const w = fakeWorker();
+    new Member(w as unknown as Worker);
+    const epipe = Object.assign(new Error('write EPIPE'), { code: 'EPIPE' });
+    expect(() => w.emit('error', epipe)).not.toThrow();
+  });
+});
