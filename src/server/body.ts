@@ -27,6 +27,12 @@ export const DEFAULT_LIMITS: BodyLimits = {
   maxDepth: 1000,
 };
 
+/**
+ * What the server reads of a request besides its body: Node's IncomingMessage, or the
+ * plain object of a request read below Node's HTTP layer (raw-decisions.ts).
+ */
+export type RequestHead = Pick<IncomingMessage, 'method' | 'url' | 'headers' | 'socket'>;
+
 /** The Node request behind a Hono request when served by @hono/node-server (c.env.incoming). */
 export function nodeIncoming(env: unknown): IncomingMessage | undefined {
   const inc = (env as { incoming?: unknown } | undefined)?.incoming;
@@ -34,7 +40,7 @@ export function nodeIncoming(env: unknown): IncomingMessage | undefined {
 }
 
 /** A request header, read from the Node request when there is one (building web Headers costs). */
-export function headerOf(req: Request | undefined, incoming: IncomingMessage | undefined, name: string): string | undefined {
+export function headerOf(req: Request | undefined, incoming: RequestHead | undefined, name: string): string | undefined {
   if (incoming) {
     const v = incoming.headers[name];
     return Array.isArray(v) ? v.join(', ') : v;
@@ -144,7 +150,7 @@ export async function readBody(
 }
 
 /** Whether Content-Encoding says the body is gzipped. */
-export function isGzipped(req: Request | undefined, incoming?: IncomingMessage): boolean {
+export function isGzipped(req: Request | undefined, incoming?: RequestHead): boolean {
   const enc = headerOf(req, incoming, 'content-encoding');
   return enc !== undefined && enc.includes('gzip');
 }
@@ -161,7 +167,7 @@ export async function gunzipBody(raw: Buffer, limits: BodyLimits, prefix = 'coul
   }
 }
 
-export function isYAML(req: Request | undefined, incoming?: IncomingMessage): boolean {
+export function isYAML(req: Request | undefined, incoming?: RequestHead): boolean {
   return (headerOf(req, incoming, 'content-type') ?? '').includes('yaml');
 }
 
@@ -234,7 +240,7 @@ export function decodeDocument(
   buf: Buffer,
   limits: BodyLimits,
   prefix: string,
-  incoming?: IncomingMessage,
+  incoming?: RequestHead,
   /** For a JSON body: build only these parts of it. */
   needs?: JSONNeeds,
 ): Value | undefined {

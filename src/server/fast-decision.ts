@@ -14,7 +14,7 @@ import { answerDataRead, postInput, NO_PARAMS, type DataReadRequest } from './ro
 import { writeReply, type Reply } from './reply.js';
 import type { RequestObserver } from './observe.js';
 import { errorReply, toHttpError } from './errors.js';
-import { collectBody, gunzipBody, isGzipped } from './body.js';
+import { collectBody, gunzipBody, isGzipped, type RequestHead } from './body.js';
 
 /** Paths whose meaning cannot change under URL normalisation (no %, '.', '?', '#'). */
 const PLAIN_DATA_PATH = /^\/v1\/data(?:\/[A-Za-z0-9_\-/]*)?$/;
@@ -22,17 +22,17 @@ const PLAIN_DATA_PATH = /^\/v1\/data(?:\/[A-Za-z0-9_\-/]*)?$/;
 /** Never mutated: the query of every fast-path request. */
 const NO_QUERY = new URLSearchParams();
 
-const HANDLER = 'v1/data';
+/** The Prometheus handler label of decisions. */
+export const DECISION_HANDLER = 'v1/data';
 
 /** Returns a listener that answers the requests it takes and returns false for the rest. */
 export function fastDecision(ctx: ServerContext, obs: RequestObserver): (inc: IncomingMessage, res: ServerResponse) => boolean {
   return (inc, res) => {
     const url = inc.url;
-    if (inc.method !== 'POST' || url === undefined || !url.startsWith('/v1/data') || !PLAIN_DATA_PATH.test(url)) return false;
+    if (inc.method !== 'POST' || url === undefined || !isPlainDecision(url)) return false;
     const start = obs.begin(inc);
-    const r: DataReadRequest = { method: 'POST', path: url, query: NO_QUERY, incoming: inc };
     const send = (reply: Reply): void => {
-      obs.end(inc, start, reply.status, HANDLER);
+      obs.end(inc, start, reply.status, DECISION_HANDLER);
       try {
         writeReply(res, reply);
       } catch (e) {
@@ -45,18 +45,32 @@ export function fastDecision(ctx: ServerContext, obs: RequestObserver): (inc: In
       res.destroy();
     };
     collectBody(inc, ctx.limits, (err, body) => {
-      let out: Reply | Promise<Reply>;
-      try {
-        if (err) throw err;
-        out = isGzipped(undefined, inc)
-          ? gunzipBody(body, ctx.limits).then((plain) => answerDataRead(ctx, r, NO_PARAMS, postInput(r, plain, ctx), 0))
-          : answerDataRead(ctx, r, NO_PARAMS, postInput(r, body, ctx), 0);
-      } catch (e) {
-        out = errorReply(toHttpError(e, 'data'));
-      }
-      if (out instanceof Promise) out.catch((e: unknown) => errorReply(toHttpError(e, 'data'))).then(send, broken);
+      const out = err ? errorReply(toHttpError(err, 'data')) : answerDecision(ctx, inc, body);
+      if (out instanceof Promise) out.then(send, broken);
       else send(out);
     });
     return true;
   };
+}
+
+/** Whether a POST to this URL is a plain decision (the fast path's and raw-decisions.ts's requests). */
+export function isPlainDecision(url: string): boolean {
+  return url.startsWith('/v1/data') && PLAIN_DATA_PATH.test(url);
+}
+
+/**
+ * The reply to a plain decision whose body has been read (gunzipped here when it says
+ * gzip): synchronous unless evaluation or gzip waits; errors are replies, never thrown.
+ */
+export function answerDecision(ctx: ServerContext, inc: RequestHead, body: Buffer): Reply | Promise<Reply> {
+  const r: DataReadRequest = { method: 'POST', path: inc.url!, query: NO_QUERY, incoming: inc };
+  let out: Reply | Promise<Reply>;
+  try {
+    out = isGzipped(undefined, inc)
+      ? gunzipBody(body, ctx.limits).then((plain) => answerDataRead(ctx, r, NO_PARAMS, postInput(r, plain, ctx), 0))
+      : answerDataRead(ctx, r, NO_PARAMS, postInput(r, body, ctx), 0);
+  } catch (e) {
+    return errorReply(toHttpError(e, 'data'));
+  }
+  return out instanceof Promise ? out.catch((e: unknown) => errorReply(toHttpError(e, 'data'))) : out;
 }

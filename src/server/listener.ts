@@ -10,6 +10,7 @@ import { requestSpans } from './request-spans.js';
 import { fastDecision } from './fast-decision.js';
 import { createGate } from './access/gate.js';
 import { forwardRequest } from './cluster.js';
+import type { RawDecisionOptions } from './raw-decisions.js';
 
 type NodeEnv = { incoming: IncomingMessage; outgoing: ServerResponse };
 
@@ -18,6 +19,12 @@ export interface Listeners {
   fetch: (req: Request, env: NodeEnv) => Response | Promise<Response>;
   /** Wraps @hono/node-server's request listener with the fast path. */
   wrap: (hono: RequestListener) => RequestListener;
+  /**
+   * What decisions answered below Node's HTTP layer need (raw-decisions.ts); undefined
+   * when every request must pass through the listener (authorization gate, tracing, the
+   * diagnostic server).
+   */
+  raw: RawDecisionOptions | undefined;
 }
 
 /** The path of a request URL; the URL itself when it has no query (no copy on the decision path). */
@@ -95,5 +102,6 @@ export function createListeners(created: CreatedApp, logger?: Logger): Listeners
       else outer(inc, res);
     };
   };
-  return { fetch, wrap };
+  const raw = diagnostic || gate || requestSpans() ? undefined : { ctx: created.ctx, obs, cluster };
+  return { fetch, wrap, raw };
 }

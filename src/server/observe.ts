@@ -7,30 +7,30 @@
 // called where the request enters, and again (the same start, the same id) by the route.
 // Routes name their Prometheus handler with setHandler(), their decision with setDecisionId().
 
-import type { IncomingMessage } from 'node:http';
 import type { Logger } from 'pino';
 import type { DurationHistogram } from './duration-histogram.js';
 import { remoteAddr } from './remote.js';
+import type { RequestHead } from './body.js';
 
 const HANDLER = Symbol('regolith.handler');
 const REQ_ID = Symbol('regolith.reqId');
 const START = Symbol('regolith.start');
 const DECISION = Symbol('regolith.decisionId');
 
-type Tagged = IncomingMessage & { [HANDLER]?: string; [REQ_ID]?: number; [START]?: number; [DECISION]?: string };
+type Tagged = RequestHead & { [HANDLER]?: string; [REQ_ID]?: number; [START]?: number; [DECISION]?: string };
 
 /** Names the Prometheus `handler` label of this request (unnamed requests are "catchall"). */
-export function setHandler(incoming: IncomingMessage | undefined, label: string): void {
+export function setHandler(incoming: RequestHead | undefined, label: string): void {
   if (incoming) (incoming as Tagged)[HANDLER] = label;
 }
 
 /** The request's route label (as the Prometheus `handler`), once its response is decided. */
-export function handlerOf(incoming: IncomingMessage): string | undefined {
+export function handlerOf(incoming: RequestHead): string | undefined {
   return (incoming as Tagged)[HANDLER];
 }
 
 /** The decision id of this request's decision, for its "Sent response." line. */
-export function setDecisionId(incoming: IncomingMessage | undefined, id: string | undefined): void {
+export function setDecisionId(incoming: RequestHead | undefined, id: string | undefined): void {
   if (incoming && id !== undefined) (incoming as Tagged)[DECISION] = id;
 }
 
@@ -43,7 +43,7 @@ export class RequestObserver {
   ) {}
 
   /** Start of a request: its start time (ms, performance.now()); the same when begun already. */
-  begin(inc: IncomingMessage): number {
+  begin(inc: RequestHead): number {
     const t = inc as Tagged;
     if (t[START] !== undefined) return t[START];
     const start = (t[START] = performance.now());
@@ -59,7 +59,7 @@ export class RequestObserver {
    * End of a request (its response is decided): records the duration, logs the response.
    * `handler` names the Prometheus label when the caller knows it (else setHandler's).
    */
-  end(inc: IncomingMessage, start: number, status: number, handler?: string): void {
+  end(inc: RequestHead, start: number, status: number, handler?: string): void {
     const ms = performance.now() - start;
     const t = inc as Tagged;
     // kept on the request for its trace span's name (handlerOf)
@@ -74,7 +74,7 @@ export class RequestObserver {
   }
 }
 
-function pathOf(inc: IncomingMessage): string {
+function pathOf(inc: RequestHead): string {
   let url = inc.url ?? '/';
   // Absolute-form request targets (through proxies): drop "scheme://host".
   if (url[0] !== '/') url = url.slice(Math.max(0, url.indexOf('/', url.indexOf('//') + 2)));

@@ -11,6 +11,7 @@ import pino, { type Logger } from 'pino';
 import { createApp } from './app.js';
 import { opaLogOptions } from './log-shape.js';
 import { createListeners } from './listener.js';
+import { installRawDecisions, type RawDecisions } from './raw-decisions.js';
 import { httpsOptions, reloadCertificates, type TLSOptions } from './tls.js';
 import type { ServerOptions } from './context.js';
 import type { Engine } from '../engine/types.js';
@@ -84,6 +85,8 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
     server.headersTimeout = headersMs;
     server.requestTimeout = opts.timeouts?.requestMs ?? 60_000;
     server.once('error', reject);
+    // plain HTTP: decisions are read straight from the socket (raw-decisions.ts)
+    const raw = !secure && listeners.raw ? installRawDecisions(server, listeners.raw) : undefined;
     // in a worker: its connections are counted, to spread them over the workers
     const counted = opts.cluster?.connection;
     if (counted && !opts.diagnostic) server.on('connection', (socket: Socket) => counted(socket));
@@ -107,7 +110,7 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
         host: info?.address ?? socketPath!,
         close: () => {
           stopReload?.();
-          return (closing ??= shutdown(server, logger, opts.shutdownGraceMs ?? 10_000));
+          return (closing ??= shutdown(server, raw, logger, opts.shutdownGraceMs ?? 10_000));
         },
       });
     };
@@ -116,10 +119,13 @@ export function startServer(opts: StartOptions): Promise<RunningServer> {
   });
 }
 
-function shutdown(server: Server, logger: Logger, graceMs: number): Promise<void> {
+function shutdown(server: Server, raw: RawDecisions | undefined, logger: Logger, graceMs: number): Promise<void> {
   logger.info('Shutting down...');
   return new Promise((resolve) => {
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+    const timer = setTimeout(() => {
+      raw?.closeAll();
+      server.closeAllConnections();
+    }, graceMs);
     timer.unref();
     server.close(() => {
       clearTimeout(timer);
@@ -128,5 +134,6 @@ function shutdown(server: Server, logger: Logger, graceMs: number): Promise<void
     });
     // Idle keep-alive sockets would hold close() open; busy ones finish their request first.
     server.closeIdleConnections();
+    raw?.closeIdle();
   });
 }

@@ -11,7 +11,7 @@ import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
 import type { RouteFamily } from '../route-table.js';
-import { decodeDocument, readBody, nodeIncoming, headerOf } from '../body.js';
+import { decodeDocument, readBody, nodeIncoming, headerOf, type RequestHead } from '../body.js';
 import { badRequest, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
 import { setDecisionId } from '../observe.js';
@@ -32,7 +32,10 @@ export interface DataReadRequest {
   query: URLSearchParams;
   /** The web request (Hono) and/or the Node request behind it. */
   req?: Request;
-  incoming?: IncomingMessage;
+  /** The request's head (Node's request, or one read below Node's HTTP layer). */
+  incoming?: RequestHead;
+  /** Node's request when its body is still to be read from it (the Hono route). */
+  stream?: IncomingMessage;
 }
 
 const MALFORMED_INPUT = 'body contains malformed input document';
@@ -145,7 +148,7 @@ export function dataReadParams(q: URLSearchParams): DataReadParams {
 /** Answers one data read (Hono route); errors thrown here are shaped by the caller. */
 export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<Reply> {
   const p = dataReadParams(r.query);
-  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.incoming), ctx, p.explain !== undefined);
+  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.stream), ctx, p.explain !== undefined);
   return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0);
 }
 
@@ -276,7 +279,8 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
   const handle = (method: 'GET' | 'POST') =>
     route('v1/data', async (c) => {
       const { path, query } = splitURL(c.req.url);
-      return toResponse(await dataRead(ctx, { method, path, query, req: c.req.raw, incoming: nodeIncoming(c.env) }));
+      const incoming = nodeIncoming(c.env);
+      return toResponse(await dataRead(ctx, { method, path, query, req: c.req.raw, incoming, stream: incoming }));
     });
   app.get('/v1/data', handle('GET'));
   app.get('/v1/data/*', handle('GET'));
