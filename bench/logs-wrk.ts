@@ -68,8 +68,11 @@ const url: string = await new Promise<string>((resolve, reject) => {
 });
 const s = rbacScenario();
 const path = `/v1/data/${s.packagePath}/allow`;
-await fetch(`${url}/v1/policies/rbac`, { method: 'PUT', body: policyText(s.policy) });
-await fetch(`${url}/v1/data`, { method: 'PUT', body: JSON.stringify(s.data) });
+// node-body (bench/http-server.ts's bare node:http ceiling) has no policy to load
+if (mode !== 'node-body') {
+  await fetch(`${url}/v1/policies/rbac`, { method: 'PUT', body: policyText(s.policy) });
+  await fetch(`${url}/v1/data`, { method: 'PUT', body: JSON.stringify(s.data) });
+}
 const bodies = s.cases.map((c) => `{"input":${c.json}}`);
 writeFileSync(LUA, `local bodies = {${bodies.map((b) => JSON.stringify(b).replace(/\\\//g,'/')).join(',\n')}}
 local i = 0
