@@ -80,15 +80,27 @@ interface Shared {
 }
 
 class RawConnection {
-  /** Bytes received and not yet answered (only while an answer is awaited). */
+  /** Bytes received and not yet answered. */
   private pending: Buffer | undefined;
-  /** An answer is awaited (evaluation or gzip waiting on I/O); later requests wait for it. */
+  /**
+   * Reading waits: an answer is awaited (evaluation or gzip waiting on I/O; later requests
+   * wait for it), or the client is not reading what was written (the socket's buffer is
+   * past its high-water mark). The socket is paused meanwhile, so neither the bytes read
+   * nor the answers written pile up in memory.
+   */
   private busy = false;
+  /** The client has ended its side: close ours once everything owed is written. */
+  private ended = false;
   private done = false;
   private readonly onData = (chunk: Buffer): void => {
     this.pending = this.pending === undefined ? chunk : Buffer.concat([this.pending, chunk]);
     if (!this.busy) this.serve();
   };
+  private readonly onEnd = (): void => {
+    this.ended = true;
+    if (!this.busy && this.pending === undefined) this.end();
+  };
+  private readonly onDrain = (): void => this.unblock();
   private readonly onTimeout = (): void => {
     // Node's keep-alive timeout: an idle connection is closed; one awaiting its answer is not idle
     if (!this.busy) this.destroy();
@@ -104,10 +116,13 @@ class RawConnection {
     private readonly shared: Shared,
   ) {
     socket.on('data', this.onData);
+    socket.on('end', this.onEnd);
+    socket.on('drain', this.onDrain);
     socket.on('error', this.onError);
     socket.on('close', this.onClose);
     socket.on('timeout', this.onTimeout);
-    const ms = shared.server.keepAliveTimeout;
+    // idle between requests (or silent from the start): Node's keep-alive timeout, else its headers timeout
+    const ms = shared.server.keepAliveTimeout || shared.server.headersTimeout;
     if (ms > 0) socket.setTimeout(ms);
   }
 
@@ -129,59 +144,82 @@ class RawConnection {
     this.pending = undefined;
     let at = 0;
     let out = '';
-    while (at < b.length) {
-      const r = readRawRequest(b, at, ctx.limits.maxLength);
-      if (typeof r === 'number' || cluster?.owns('POST', r.url)) {
+    try {
+      while (at < b.length) {
+        const r = readRawRequest(b, at, ctx.limits.maxLength);
+        if (typeof r === 'number' || cluster?.owns('POST', r.url)) {
+          if (out !== '') socket.write(out);
+          this.handOver(b.subarray(at));
+          return;
+        }
+        rawCounts.answered++;
+        const head: RequestHead = { method: 'POST', url: r.url, headers: r.headers, socket };
+        const start = obs.begin(head);
+        const body = b.subarray(r.bodyStart, r.bodyEnd);
+        at = r.bodyEnd;
+        // a worker over its share of connections, or a server shutting down, closes this one after its answer
+        const close = this.shared.closing || (cluster?.shed?.(socket) ?? false);
+        const held = cluster?.hold();
+        const reply = held ? held.then(() => answerDecision(ctx, head, body)) : answerDecision(ctx, head, body);
+        if (reply instanceof Promise) {
+          if (out !== '') socket.write(out);
+          this.block(at < b.length ? b.subarray(at) : undefined);
+          reply.then(
+            (rep) => {
+              obs.end(head, start, rep.status, DECISION_HANDLER);
+              if (this.done) return;
+              // shutdown may have begun while the answer was awaited
+              const closeNow = close || this.shared.closing;
+              this.write(rep, closeNow);
+              if (closeNow) this.end();
+              else this.unblock();
+            },
+            // answerDecision turns every failure into a reply: only a bug gets here
+            (e: unknown) => this.fail(e),
+          );
+          return;
+        }
+        obs.end(head, start, reply.status, DECISION_HANDLER);
+        if (typeof reply.body === 'string' && !close) {
+          out += responseText(this.shared.server, reply, false);
+          continue;
+        }
         if (out !== '') socket.write(out);
-        this.handOver(b.subarray(at));
-        return;
+        out = '';
+        this.write(reply, close);
+        if (close) {
+          this.end();
+          return;
+        }
       }
-      rawCounts.answered++;
-      const head: RequestHead = { method: 'POST', url: r.url, headers: r.headers, socket };
-      const start = obs.begin(head);
-      const body = b.subarray(r.bodyStart, r.bodyEnd);
-      at = r.bodyEnd;
-      // a worker over its share of connections, or a server shutting down, closes this one after its answer
-      const close = this.shared.closing || (cluster?.shed?.(socket) ?? false);
-      const held = cluster?.hold();
-      const reply = held ? held.then(() => answerDecision(ctx, head, body)) : answerDecision(ctx, head, body);
-      if (reply instanceof Promise) {
-        if (out !== '') socket.write(out);
-        this.busy = true;
-        this.pending = at < b.length ? b.subarray(at) : undefined;
-        reply.then(
-          (rep) => {
-            this.busy = false;
-            obs.end(head, start, rep.status, DECISION_HANDLER);
-            if (this.done) return;
-            // shutdown may have begun while the answer was awaited
-            const closeNow = close || this.shared.closing;
-            this.write(rep, closeNow);
-            if (closeNow) this.end();
-            else if (this.pending !== undefined) this.serve();
-          },
-          // answerDecision turns every failure into a reply: only a bug gets here
-          (e: unknown) => {
-            ctx.logger?.error({ err: e }, 'a decision failed without an answer');
-            this.destroy();
-          },
-        );
-        return;
-      }
-      obs.end(head, start, reply.status, DECISION_HANDLER);
-      if (typeof reply.body === 'string' && !close) {
-        out += responseText(this.shared.server, reply, false);
-        continue;
-      }
-      if (out !== '') socket.write(out);
-      out = '';
-      this.write(reply, close);
-      if (close) {
-        this.end();
-        return;
-      }
+    } catch (e) {
+      this.fail(e);
+      return;
     }
-    if (out !== '') socket.write(out);
+    if (out !== '' && !socket.write(out)) this.block(undefined);
+    else if (this.ended) this.end();
+  }
+
+  /** Stops reading until unblock(); `rest`: bytes read and not yet answered. */
+  private block(rest: Buffer | undefined): void {
+    this.busy = true;
+    this.pending = rest;
+    this.socket.pause();
+  }
+
+  /** Reads again once nothing is awaited and the client has taken what was written. */
+  private unblock(): void {
+    if (this.done || this.socket.writableNeedDrain) return;
+    this.busy = false;
+    this.socket.resume();
+    if (this.pending !== undefined) this.serve();
+    else if (this.ended) this.end();
+  }
+
+  /** A failure no reply stands for (a bug): logged, and the connection dropped rather than left hanging. */
+  private fail(e: unknown): void {
+    this.shared.opts.ctx.logger?.error({ err: e }, 'a decision failed without an answer');
+    this.destroy();
   }
 
   private write(reply: Reply, close: boolean): void {
@@ -194,8 +232,9 @@ class RawConnection {
     }
   }
 
-  /** After an answer that says `Connection: close`. */
+  /** Closes our side once what was written is sent (after `Connection: close`, or the client's end). */
   private end(): void {
+    if (this.done) return;
     this.done = true;
     this.shared.open.delete(this);
     this.socket.removeListener('data', this.onData);
@@ -211,6 +250,8 @@ class RawConnection {
     // paused, so that the bytes put back wait for Node's listener; resumed once it listens
     socket.pause();
     socket.removeListener('data', this.onData);
+    socket.removeListener('end', this.onEnd);
+    socket.removeListener('drain', this.onDrain);
     socket.removeListener('error', this.onError);
     socket.removeListener('close', this.onClose);
     socket.removeListener('timeout', this.onTimeout);

@@ -8,10 +8,10 @@
 // accepts or refuses them as it always does. So no request is read in a way Node would not
 // read it: this reader is a filter in front of llhttp, never a second opinion.
 
-import type { IncomingHttpHeaders } from 'node:http';
+import { maxHeaderSize, type IncomingHttpHeaders } from 'node:http';
 
-/** Node's default --max-http-header-size. */
-export const MAX_HEAD_BYTES = 16 * 1024;
+/** Node's --max-http-header-size (16 KiB unless set): a longer head is Node's to refuse. */
+export const MAX_HEAD_BYTES = maxHeaderSize;
 /** More headers than this is no ordinary client: Node decides. */
 const MAX_HEADERS = 64;
 

@@ -10,6 +10,9 @@ import { connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { start, type TestServer } from './helpers.js';
 import { rawCounts } from '../../src/server/raw-decisions.js';
+import { RegolithEngine } from '../../src/engine/store-engine.js';
+import { startServer } from '../../src/server/index.js';
+import pino from 'pino';
 
 let s: TestServer;
 let port: number;
@@ -255,6 +258,72 @@ describe('connections read here, closing', () => {
     await busy.responses(2, 2000);
     expect(busy.closed).toBe(true);
     expect(idle.closed).toBe(true);
+  });
+});
+
+describe('clients that do not read, and clients that end', () => {
+  it('stops reading while the client does not take its answers, then answers every request', async () => {
+    // the real engine answers in the tick the request is read (the fake one through a promise);
+    // small requests, large answers: each batch's answers (~5 MB) outgrow the kernel's socket buffers
+    const t = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'silent' }), processMetrics: false });
+    const put = new Conn(t.port);
+    await put.ready();
+    const blob = JSON.stringify('x'.repeat(100_000));
+    await put.write(`PUT /v1/data/blob HTTP/1.1\r\nHost: a\r\nContent-Length: ${blob.length}\r\n\r\n${blob}`);
+    expect((await put.responses(1))[0]).toMatch(/^HTTP\/1\.1 204/);
+    put.close();
+    const one = request('/v1/data/blob', '{"input":1}');
+    const batches = 10;
+    const per = 50;
+    const c = new Conn(t.port);
+    await c.ready();
+    c.socket.pause();
+    const before = rawCounts.answered;
+    // each batch in its own write, a moment apart: each is read whole (a request split over two reads would be Node's)
+    for (let i = 0; i < batches; i++) {
+      await c.write(Buffer.concat(Array.from({ length: per }, () => one)));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    // the first batch is answered (however loaded the machine), then nothing more for a while
+    for (const until = Date.now() + 10_000; rawCounts.answered - before < per && Date.now() < until; ) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 300));
+    const whileStalled = rawCounts.answered - before;
+    // the first batch is answered; the server then waits for the client instead of reading the rest
+    expect(whileStalled).toBeGreaterThanOrEqual(per);
+    expect(whileStalled).toBeLessThan(batches * per);
+    const answer = (await (async () => {
+      const probe = new Conn(t.port);
+      await probe.ready();
+      await probe.write(one);
+      const [x] = await probe.responses(1);
+      probe.close();
+      return x!;
+    })()).length - 'X'.length + 'Thu, 01 Jan 1970 00:00:00 GMT'.length; // the Date's value has a fixed width
+    let bytes = 0;
+    await new Promise<void>((resolve) => {
+      c.socket.removeAllListeners('data');
+      c.socket.on('data', (d: Buffer) => {
+        bytes += d.length;
+        if (bytes >= batches * per * answer) resolve();
+      });
+      c.socket.resume();
+    });
+    await new Promise((r) => setTimeout(r, 100)); // nothing more comes
+    c.close();
+    expect(bytes).toBe(batches * per * answer);
+    expect(rawCounts.answered - before).toBe(batches * per + 1);
+    await t.close();
+  }, 60_000);
+
+  it('answers a request whose client then ends its side, and closes', async () => {
+    const c = new Conn();
+    await c.ready();
+    const before = rawCounts.answered;
+    c.socket.end(Buffer.concat([request('/v1/data/rules/echo', '{"input":1}'), request('/v1/data/rules/slow', '{"input":2}')]));
+    const r = await c.responses(3, 3000);
+    expect(rawCounts.answered).toBe(before + 2);
+    expect(r.map((x) => x.slice(x.indexOf('\r\n\r\n') + 4))).toEqual(['{"result":1}\n', '{"result":2}\n']);
+    expect(c.closed).toBe(true);
   });
 });
 
