@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import type protobuf from 'protobufjs';
 import { toJS, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
+import { spans } from '../../engine/spans.js';
 import type { PluginContext } from '../../plugins/plugin-types.js';
 import type { EnvoySettings } from './config.js';
 import { checkInput } from './input.js';
@@ -47,6 +48,12 @@ export async function runCheck(d: CheckDeps, req: Record<string, unknown>): Prom
     event.metrics = { ...event.metrics, timer_server_handler_ns: ns };
     if (reason) d.metrics?.error(reason);
     else d.metrics?.observe(ns / 1e9);
+    // as OPA's decision logger: the ids of the Check's server span, when it is traced
+    const ids = spans()?.ids();
+    if (ids) {
+      event.trace_id = ids.trace_id;
+      event.span_id = ids.span_id;
+    }
     try {
       await d.ctx.decisionLogger()?.(event);
     } catch (err) {

@@ -104,5 +104,9 @@ describe('Checks traced', () => {
     const error = others.find((s) => s.attributes['rpc.grpc.status_code'] === grpc.status.UNKNOWN)!;
     expect(error.status.code).toBe(2);
     expect(error.status.message).toBe(failed.error!.details);
+
+    // each Check's decision-log event carries its server span's ids, as OPA logs them
+    // (the three Checks in the order sent: allowed, denied, failed)
+    expect(r.decisions.map((e) => [e.trace_id, e.span_id])).toEqual([check!, denied, error].map((s) => [s.traceId, s.spanId]));
   });
 });
