@@ -4,7 +4,7 @@
 // bare node:http server that only parses the body spends ~23 µs a request here, one that
 // reads the same requests from the socket ~12 µs. So each plain-HTTP connection starts
 // here: complete requests of the strict shape raw-head.ts reads are answered straight on
-// the socket, with the bytes Node would write (fast-path.test.ts compares them). At the
+// the socket, with the bytes Node would write (raw-decisions.test.ts compares them). At the
 // first byte of anything else (another route, a request split over reads, a header
 // outside the subset) the connection is handed to Node's own HTTP server with the unread
 // bytes put back, for good: from there Node reads, limits, times out and answers as
@@ -89,6 +89,8 @@ class RawConnection {
    * nor the answers written pile up in memory.
    */
   private busy = false;
+  /** Of those: an answer is awaited (a drain alone must not let later requests overtake it). */
+  private awaiting = false;
   /** The client has ended its side: close ours once everything owed is written. */
   private ended = false;
   private done = false;
@@ -163,9 +165,11 @@ class RawConnection {
         const reply = held ? held.then(() => answerDecision(ctx, head, body)) : answerDecision(ctx, head, body);
         if (reply instanceof Promise) {
           if (out !== '') socket.write(out);
+          this.awaiting = true;
           this.block(at < b.length ? b.subarray(at) : undefined);
           reply.then(
             (rep) => {
+              this.awaiting = false;
               obs.end(head, start, rep.status, DECISION_HANDLER);
               if (this.done) return;
               // shutdown may have begun while the answer was awaited
@@ -209,7 +213,7 @@ class RawConnection {
 
   /** Reads again once nothing is awaited and the client has taken what was written. */
   private unblock(): void {
-    if (this.done || this.socket.writableNeedDrain) return;
+    if (this.done || this.awaiting || this.socket.writableNeedDrain) return;
     this.busy = false;
     this.socket.resume();
     if (this.pending !== undefined) this.serve();

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
+import { randomBytes } from 'node:crypto';
 import { start, type TestServer } from './helpers.js';
 import { rawCounts } from '../../src/server/raw-decisions.js';
 import { RegolithEngine } from '../../src/engine/store-engine.js';
@@ -327,6 +328,38 @@ describe('clients that do not read, and clients that end', () => {
     expect(rawCounts.answered - before).toBe(batches * per + 1);
     await t.close();
   }, 60_000);
+
+  it('keeps an awaited answer ahead of later ones when the socket drains first', async () => {
+    // answers written at once (large), then one gzipped on the thread pool, then a small one:
+    // the drain of the first ones must not let the last overtake the gzipped one
+    const t = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'silent' }), processMetrics: false });
+    const put = new Conn(t.port);
+    await put.ready();
+    // 4 MB of random text: the three written at once outgrow the socket's buffers (a drain
+    // follows as the client reads), and gzipping one takes longer than that drain
+    const big = JSON.stringify(randomBytes(3_000_000).toString('base64'));
+    for (const [path, doc] of [['blob', big], ['small', '"ok"']] as const) {
+      await put.write(`PUT /v1/data/${path} HTTP/1.1\r\nHost: a\r\nContent-Length: ${doc.length}\r\n\r\n${doc}`);
+    }
+    expect(await put.responses(2)).toHaveLength(2);
+    put.close();
+    for (let round = 0; round < 5; round++) {
+      const c = new Conn(t.port);
+      await c.ready();
+      await c.write(
+        Buffer.concat([
+          request('/v1/data/blob', '{}'),
+          request('/v1/data/blob', '{}'),
+          request('/v1/data/blob', '{}', { 'Accept-Encoding': 'gzip' }),
+          request('/v1/data/small', '{}'),
+        ]),
+      );
+      const r = await c.responses(4);
+      c.close();
+      expect(r.map((x) => (x.includes('content-encoding: gzip') ? 'gzip' : x.includes('{"result":"ok"') ? 'small' : x.length > 4_000_000 ? 'blob' : x.slice(0, 300)))).toEqual(['blob', 'blob', 'gzip', 'small']);
+    }
+    await t.close();
+  });
 
   it('answers a request whose client then ends its side, and closes', async () => {
     const c = new Conn();
