@@ -147,7 +147,8 @@ class RawConnection {
     let at = 0;
     let out = '';
     try {
-      while (at < b.length) {
+      // (done: the socket failed or closed while answers were written; the rest is moot)
+      while (at < b.length && !this.done) {
         const r = readRawRequest(b, at, ctx.limits.maxLength);
         if (typeof r === 'number' || cluster?.owns('POST', r.url)) {
           if (out !== '') socket.write(out);
