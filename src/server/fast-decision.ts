@@ -15,9 +15,7 @@ import { writeReply, type Reply } from './reply.js';
 import type { RequestObserver } from './observe.js';
 import { errorReply, toHttpError } from './errors.js';
 import { collectBody, gunzipBody, isGzipped, type RequestHead } from './body.js';
-
-/** Paths whose meaning cannot change under URL normalisation (no %, '.', '?', '#'). */
-const PLAIN_DATA_PATH = /^\/v1\/data(?:\/[A-Za-z0-9_\-/]*)?$/;
+import { isPlainDecision } from './raw-head.js';
 
 /** Never mutated: the query of every fast-path request. */
 const NO_QUERY = new URLSearchParams();
@@ -51,11 +49,6 @@ export function fastDecision(ctx: ServerContext, obs: RequestObserver): (inc: In
     });
     return true;
   };
-}
-
-/** Whether a POST to this URL is a plain decision (the fast path's and raw-decisions.ts's requests). */
-export function isPlainDecision(url: string): boolean {
-  return url.startsWith('/v1/data') && PLAIN_DATA_PATH.test(url);
 }
 
 /**

@@ -34,8 +34,6 @@ export interface DataReadRequest {
   req?: Request;
   /** The request's head (Node's request, or one read below Node's HTTP layer). */
   incoming?: RequestHead;
-  /** Node's request when its body is still to be read from it (the Hono route). */
-  stream?: IncomingMessage;
 }
 
 const MALFORMED_INPUT = 'body contains malformed input document';
@@ -145,10 +143,13 @@ export function dataReadParams(q: URLSearchParams): DataReadParams {
   };
 }
 
-/** Answers one data read (Hono route); errors thrown here are shaped by the caller. */
-export async function dataRead(ctx: ServerContext, r: DataReadRequest): Promise<Reply> {
+/**
+ * Answers one data read (Hono route), its body still to be read from `stream` (Node's
+ * request) or from the web request; errors thrown here are shaped by the caller.
+ */
+export async function dataRead(ctx: ServerContext, r: DataReadRequest, stream?: IncomingMessage): Promise<Reply> {
   const p = dataReadParams(r.query);
-  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, r.stream), ctx, p.explain !== undefined);
+  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, stream), ctx, p.explain !== undefined);
   return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0);
 }
 
@@ -280,7 +281,7 @@ export function registerDataRead(app: App, ctx: ServerContext): void {
     route('v1/data', async (c) => {
       const { path, query } = splitURL(c.req.url);
       const incoming = nodeIncoming(c.env);
-      return toResponse(await dataRead(ctx, { method, path, query, req: c.req.raw, incoming, stream: incoming }));
+      return toResponse(await dataRead(ctx, { method, path, query, req: c.req.raw, incoming }, incoming));
     });
   app.get('/v1/data', handle('GET'));
   app.get('/v1/data/*', handle('GET'));
