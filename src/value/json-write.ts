@@ -43,6 +43,17 @@ export function toJS(v: Value): unknown {
   return out ?? v;
 }
 
+/** A character JSON.stringify escapes: quote, backslash, control characters, surrogates (escaped when lone). */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
+/**
+ * A string's JSON text, as JSON.stringify writes it. Most strings of a decision (ids, paths,
+ * addresses, times) need no escape: for them a test and two concatenations, no call into the runtime.
+ */
+export function stringText(v: string): string {
+  return v.length <= 256 && !ESCAPED.test(v) ? '"' + v + '"' : JSON.stringify(v);
+}
+
 /** JSON text of a value, with OPA's conventions. `indent` as in JSON.stringify. */
 export function toJSONText(v: Value, indent?: number): string {
   const parts: string[] = [];

@@ -62,13 +62,13 @@ export class EventBuffer {
     this.evict();
   }
 
-  /** push() for an event already written as UTF-8: buf[0, n). */
-  pushBytes(buf: Buffer, n: number): void {
-    if (this.limitBytes !== undefined && n > this.limitBytes) {
+  /** push() for record `seq` of `from`, shared, not copied (see ByteQueue.pushShared). */
+  pushShared(from: ByteQueue, seq: number): void {
+    if (this.limitBytes !== undefined && from.size(seq) > this.limitBytes) {
       this.dropped.buffer_size_limit_exceeded++;
       return;
     }
-    this.queue.pushBytes(buf, 0, n);
+    this.queue.pushShared(from, seq);
     this.evict();
   }
 

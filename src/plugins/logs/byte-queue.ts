@@ -11,6 +11,11 @@
 // inside of a JSON array: a chunk is copied out with one memcpy per slab (`copyArray`).
 // Records never straddle slabs; one larger than a slab gets a slab of its own. Emptied
 // slabs go back to a small pool shared by every queue (the feed and the upload buffer).
+//
+// A queue may also hold records of another queue's slabs without copying them (`pushShared`:
+// the upload buffer holds the feed's copy of each event). A slab held by more than one queue
+// counts its holders, goes back to the pool when the last one lets go, and is written only by
+// the queue that made it.
 
 const SLAB = 64 * 1024;
 /** Spare slabs kept for reuse at most (4 MiB): enough for a second or two of events at a few thousand a second. */
@@ -22,7 +27,20 @@ function newSlab(min: number): Buffer {
   return Buffer.allocUnsafeSlow(min);
 }
 
+/** Holders of the slabs held by more than one queue (a slab not here has one). */
+const holders = new Map<Buffer, number>();
+
+function holdSlab(s: Buffer): void {
+  holders.set(s, (holders.get(s) ?? 1) + 1);
+}
+
 function freeSlab(s: Buffer): void {
+  const h = holders.get(s);
+  if (h !== undefined) {
+    if (h > 2) holders.set(s, h - 1);
+    else holders.delete(s);
+    return;
+  }
   if (s.length === SLAB && pool.length < POOL_MAX) pool.push(s);
 }
 
@@ -36,7 +54,7 @@ export class ByteQueue {
   /** Live slabs, oldest first; slabs[i] has number firstSlab + i. */
   private slabs: Buffer[] = [];
   private firstSlab = 0;
-  /** Where the next record goes in the last slab. */
+  /** Where the next record goes in the last slab (-1: the last slab is another queue's, not written here). */
   private pos = 0;
   // Records: slab number, start offset and byte length; array positions head..tail.
   private recSlab: Int32Array<ArrayBuffer>;
@@ -89,9 +107,9 @@ export class ByteQueue {
   push(text: string): number {
     let slab = this.slabs[this.slabs.length - 1];
     // Up to 3 bytes per UTF-16 unit, and the ",": counting exactly is a second pass, only near a slab's end.
-    if (!slab || this.pos + 3 * text.length + 1 > slab.length) {
+    if (!slab || this.pos < 0 || this.pos + 3 * text.length + 1 > slab.length) {
       const n = Buffer.byteLength(text);
-      if (!slab || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
+      if (!slab || this.pos < 0 || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
     }
     const start = this.pos;
     const n = slab.write(text, start);
@@ -104,7 +122,7 @@ export class ByteQueue {
   /** Appends the bytes src[start, start + n) as one record (a copy, no decoding). */
   pushBytes(src: Buffer, start: number, n: number): void {
     let slab = this.slabs[this.slabs.length - 1];
-    if (!slab || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
+    if (!slab || this.pos < 0 || this.pos + n + 1 > slab.length) slab = this.addSlab(n + 1);
     const at = this.pos;
     src.copy(slab, at, start, start + n);
     slab[at + n] = 0x2c; // ,
@@ -117,6 +135,23 @@ export class ByteQueue {
     const i = from.index(seq);
     const n = from.recLen[i]!;
     if (n >= 0) this.pushBytes(from.slabs[from.recSlab[i]! - from.firstSlab]!, from.recStart[i]!, n);
+  }
+
+  /**
+   * Appends record `seq` of `from` (unless it was skipped) without copying its bytes: this
+   * queue holds `from`'s slab too, until its records here are gone.
+   */
+  pushShared(from: ByteQueue, seq: number): void {
+    const i = from.index(seq);
+    const n = from.recLen[i]!;
+    if (n < 0) return;
+    const slab = from.slabs[from.recSlab[i]! - from.firstSlab]!;
+    if (this.slabs[this.slabs.length - 1] !== slab) {
+      holdSlab(slab);
+      this.slabs.push(slab);
+      this.pos = -1;
+    }
+    this.addRecord(this.firstSlab + this.slabs.length - 1, from.recStart[i]!, n);
   }
 
   /** Byte size of record `seq` (0 for a skipped one). */

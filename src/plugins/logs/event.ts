@@ -7,7 +7,7 @@
 // event object, no copy of the input and no second serialisation of a result the server
 // already wrote (`result_json`). A test holds the two to identical text.
 
-import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
 
 /** A decision as the server reports it, with the result's JSON text when it wrote one. */
@@ -145,14 +145,6 @@ function sortedBundles(revisions: Record<string, string>): string {
   const b = newPlainObject();
   for (const name of Object.keys(revisions)) b[name] = { revision: revisions[name]! };
   return jsonText(b);
-}
-
-/** A character JSON.stringify escapes: quote, backslash, control characters, surrogates (escaped when lone). */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
-
-/** A string's JSON text, as JSON.stringify writes it (most need no escape: no call into the runtime). */
-function stringText(v: string): string {
-  return v.length <= 256 && !ESCAPED.test(v) ? '"' + v + '"' : JSON.stringify(v);
 }
 
 const KEYS_MAX = 1000;

@@ -19,7 +19,8 @@ export interface DecisionFeedOptions {
 }
 
 export class DecisionFeed {
-  private readonly q = new ByteQueue();
+  /** The events kept; the newest is the last record (the upload buffer shares its bytes). */
+  readonly q = new ByteQueue();
   private readonly max: number;
   private readonly listeners = new Set<(eventJson: string) => void>();
 

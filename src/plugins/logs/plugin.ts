@@ -171,13 +171,14 @@ export class DecisionLogPlugin implements Plugin {
     if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.logFiltered(engine, d);
     const ctx = { labels: this.opts.labels, revisions: this.revisionsFor(d) };
     if (d.nd_builtin_cache === undefined || !this.opts.client) {
-      // The common case: the event's bytes go to the feed and the buffer with no string made.
+      // The common case: the event's bytes are copied once, into the feed, whose copy the
+      // upload buffer shares; no string is made.
       const w = this.writer;
       w.decision(d, ctx, this.eventText);
       this.counts.logged++;
       this.feed.pushBytes(w.buf, w.length);
       if (this.consoleLogger) this.logToConsole(w.toString());
-      if (this.opts.client) this.buffer.pushBytes(w.buf, w.length);
+      if (this.opts.client) this.buffer.pushShared(this.feed.q, this.feed.q.end - 1);
       return undefined;
     }
     let encoded = encodeDecision(d, ctx, this.eventText);
@@ -214,7 +215,7 @@ export class DecisionLogPlugin implements Plugin {
     this.counts.logged++;
     this.feed.push(encoded);
     if (this.consoleLogger) this.logToConsole(encoded);
-    if (this.opts.client) this.buffer.push(encoded);
+    if (this.opts.client) this.buffer.pushShared(this.feed.q, this.feed.q.end - 1);
   }
 
   private logToConsole(encoded: string): void {

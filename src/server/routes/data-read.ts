@@ -6,7 +6,7 @@
 // same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { isPlainObject, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
+import { isPlainObject, stringText, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
@@ -225,7 +225,7 @@ class Decision {
     if (p === NO_PARAMS && warning === undefined && res.explanation === undefined) {
       // The common decision: only the result and the decision id (what envelope() writes for these fields).
       if (res.result !== undefined) resultJSON = toJSONText(res.result);
-      const id = this.decisionId === undefined ? undefined : '"decision_id":' + JSON.stringify(this.decisionId);
+      const id = this.decisionId === undefined ? undefined : '"decision_id":' + stringText(this.decisionId);
       if (resultJSON === undefined) text = id === undefined ? '{}' : '{' + id + '}';
       else text = '{"result":' + resultJSON + (id === undefined ? '}' : ',' + id + '}');
     } else {

@@ -118,3 +118,115 @@ describe('room for records', () => {
     expect(left[left.length - 1]).toBe('"699"');
   });
 });
+
+/** A small seeded generator (mulberry32): the same operations for the same seed. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+describe('records shared between queues (the upload buffer holds the feed copy of each event)', () => {
+  it('a shared record keeps its bytes after the queue that wrote it lets go and its slabs are written again', () => {
+    const feed = new ByteQueue();
+    const buffer = new ByteQueue();
+    const ts = texts(400);
+    for (const t of ts) {
+      feed.push(t);
+      buffer.pushShared(feed, feed.end - 1);
+    }
+    // the feed drops every record: its slabs would go back to the pool if nobody else held them
+    while (feed.length) feed.shift();
+    const churn = new ByteQueue();
+    for (let i = 0; i < 3000; i++) churn.push('x'.repeat(500));
+    expect(all(buffer)).toEqual(ts);
+    // and they copy out as one array, as records of the buffer's own
+    const out = Buffer.alloc(buffer.bytes + buffer.length + 1);
+    const n = buffer.copyArray(buffer.first, buffer.end, out);
+    expect(JSON.parse(out.toString('utf8', 0, n))).toEqual(ts.map((t) => JSON.parse(t)));
+    churn.clear();
+    buffer.clear();
+  });
+
+  it('generated interleavings of writes, shares, shifts, drains and churn: every queue gives back what it was given', () => {
+    const seeds = Number(process.env['BYTE_QUEUE_SEEDS'] ?? 20);
+    for (let seed = 1; seed <= seeds; seed++) {
+      const rnd = random(seed);
+      const feed = new ByteQueue();
+      let buffer = new ByteQueue();
+      let drained: ByteQueue | undefined;
+      const model = { feed: [] as string[], buffer: [] as string[], drained: [] as string[] };
+      const churn = new ByteQueue();
+      let k = 0;
+      const text = (): string => {
+        const r = rnd();
+        // mostly events of a few hundred bytes, some over a whole slab
+        const len = r < 0.02 ? 70_000 + Math.floor(rnd() * 10_000) : Math.floor(rnd() * 900);
+        return JSON.stringify({ k: k++, s: 'aé€😀'[Math.floor(rnd() * 4)]!.repeat(len / 2) });
+      };
+      for (let step = 0; step < 3000; step++) {
+        const r = rnd();
+        if (r < 0.45) {
+          const t = text();
+          if (rnd() < 0.5) feed.push(t);
+          else {
+            const b = Buffer.from(t);
+            feed.pushBytes(b, 0, b.length);
+          }
+          model.feed.push(t);
+          if (rnd() < 0.9) {
+            buffer.pushShared(feed, feed.end - 1);
+            model.buffer.push(t);
+          }
+        } else if (r < 0.55) {
+          // the buffer's own writes (a requeue's copies) between shared records
+          const t = text();
+          buffer.push(t);
+          model.buffer.push(t);
+        } else if (r < 0.75) {
+          const n = Math.floor(rnd() * 40);
+          for (let i = 0; i < n && feed.length; i++) feed.shift();
+          model.feed.splice(0, Math.min(n, model.feed.length));
+        } else if (r < 0.82) {
+          const n = Math.floor(rnd() * 40);
+          for (let i = 0; i < n && buffer.length; i++) buffer.shift();
+          model.buffer.splice(0, Math.min(n, model.buffer.length));
+        } else if (r < 0.86) {
+          // an upload takes the buffer; a new queue takes the next events
+          drained?.clear();
+          drained = buffer;
+          model.drained = model.buffer;
+          buffer = new ByteQueue();
+          model.buffer = [];
+        } else if (r < 0.88 && drained) {
+          drained.clear();
+          model.drained = [];
+        } else {
+          // other queues writing into slabs from the pool
+          churn.push('z'.repeat(Math.floor(rnd() * 2000)));
+          if (churn.length > 50) churn.shift();
+        }
+        if (step % 97 === 0 || step === 2999) {
+          expect(all(feed), `seed ${seed}, step ${step}: feed`).toEqual(model.feed);
+          expect(all(buffer), `seed ${seed}, step ${step}: buffer`).toEqual(model.buffer);
+          if (drained) expect(all(drained), `seed ${seed}, step ${step}: drained`).toEqual(model.drained);
+          expect(buffer.bytes).toBe(model.buffer.reduce((s, t) => s + Buffer.byteLength(t), 0));
+          if (buffer.length) {
+            const out = Buffer.alloc(buffer.bytes + buffer.length + 1);
+            const n = buffer.copyArray(buffer.first, buffer.end, out);
+            expect(out.toString('utf8', 0, n)).toBe('[' + model.buffer.join(',') + ']');
+          }
+        }
+      }
+      feed.clear();
+      buffer.clear();
+      drained?.clear();
+      churn.clear();
+    }
+  });
+});
