@@ -1,11 +1,21 @@
-// The bounded buffer of encoded decision events waiting for upload. It is limited in
-// bytes (buffer_size_limit_bytes: the oldest events are dropped to make room) and in rate
+// The bounded buffer of decision events waiting for upload. It is limited in bytes
+// (buffer_size_limit_bytes: the oldest events are dropped to make room) and in rate
 // (max_decisions_per_second: a token bucket refusing the excess); every drop is counted.
-// Events that fail to upload are put back at the front, so nothing is lost while the
-// collector is down as long as the buffer has room. The events are held as bytes
-// (ByteQueue), not strings: see byte-queue.ts.
+//
+// It holds events in two forms, oldest first:
+// - packed: already compressed into upload bodies (the plugin packs a chunk's worth of events
+//   as soon as they are buffered, so the raw bytes of an upload's events are not all kept until
+//   the upload: see plugin.ts). A body that fails to upload stays packed for the next attempt.
+// - raw: the newest events' JSON as bytes (a ByteQueue, holding the console feed's copy: see
+//   byte-queue.ts), not yet a chunk's worth.
+// The byte limit counts the events' JSON bytes in both forms; the oldest go first (a packed
+// body as a whole), but never a body being sent.
 
+import { gunzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { ByteQueue } from './byte-queue.js';
+
+const gunzipAsync = promisify(gunzip);
 
 export interface DropCounters {
   buffer_size_limit_exceeded: number;
@@ -14,8 +24,23 @@ export interface DropCounters {
   event_too_large: number;
 }
 
+/** Events compressed into one upload body. */
+export interface PackedChunk {
+  /** The gzipped JSON array. */
+  body: Buffer;
+  /** Its events' sizes in bytes, in order (to take it apart again). */
+  sizes: Int32Array;
+  /** Their sum: what the byte limit counts. */
+  raw: number;
+  /** In a request now: the byte limit passes over it. */
+  sending: boolean;
+}
+
 export class EventBuffer {
   private queue = new ByteQueue();
+  private packed: PackedChunk[] = [];
+  private packedEvents = 0;
+  private packedBytes = 0;
   readonly dropped: DropCounters = { buffer_size_limit_exceeded: 0, rate_limit_exceeded: 0, event_too_large: 0 };
   private tokens: number;
   private last: number;
@@ -29,11 +54,18 @@ export class EventBuffer {
     this.last = this.now();
   }
 
+  /** Events held, packed or raw. */
   get length(): number {
-    return this.queue.length;
+    return this.queue.length + this.packedEvents;
   }
 
+  /** Their JSON bytes. */
   get sizeBytes(): number {
+    return this.queue.bytes + this.packedBytes;
+  }
+
+  /** The raw events' JSON bytes (not packed yet). */
+  get rawBytes(): number {
     return this.queue.bytes;
   }
 
@@ -72,7 +104,7 @@ export class EventBuffer {
     this.evict();
   }
 
-  /** Takes everything out (for an upload attempt): the caller owns the queue returned. */
+  /** Takes all raw events out: the caller owns the queue returned. */
   drain(): ByteQueue {
     const out = this.queue;
     this.queue = new ByteQueue(out.capacity);
@@ -80,25 +112,110 @@ export class EventBuffer {
   }
 
   /**
-   * Puts events that failed to upload (those left in `events`, but the ones it marks
-   * skipped) back in front of newer ones. A copy of their bytes: failures are rare.
+   * Takes the oldest raw events out, as many as make a JSON array of at most `maxBytes` (at
+   * least one), into a queue of their own (sharing their bytes) that the caller owns.
+   */
+  takeFront(maxBytes: number): ByteQueue {
+    const from = this.queue;
+    const out = new ByteQueue();
+    let raw = 1;
+    let s = from.first;
+    for (; s < from.end; s++) {
+      const size = from.size(s) + 1;
+      if (s > from.first && raw + size > maxBytes) break;
+      raw += size;
+      out.pushShared(from, s);
+    }
+    from.shiftUntil(s);
+    return out;
+  }
+
+  /**
+   * Puts raw events back (those left in `events`, but the ones it marks skipped) in front of
+   * the raw events buffered since, behind the packed ones. Their bytes are shared, not copied.
    */
   requeue(events: ByteQueue): void {
-    if (!events.length) return;
-    const q = new ByteQueue();
-    for (let s = events.first; s < events.end; s++) q.pushFrom(events, s);
-    for (let s = this.queue.first; s < this.queue.end; s++) q.pushFrom(this.queue, s);
+    if (!events.length) {
+      events.clear();
+      return;
+    }
+    const q = new ByteQueue(this.queue.capacity);
+    for (let s = events.first; s < events.end; s++) q.pushShared(events, s);
+    for (let s = this.queue.first; s < this.queue.end; s++) q.pushShared(this.queue, s);
     events.clear();
     this.queue.clear();
     this.queue = q;
     this.evict();
   }
 
+  /** Adds events just packed (they are older than every raw event). */
+  addPacked(c: PackedChunk): void {
+    this.packed.push(c);
+    this.packedEvents += c.sizes.length;
+    this.packedBytes += c.raw;
+    this.evict();
+  }
+
+  /** The packed bodies now, oldest first (a copy). */
+  packedNow(): PackedChunk[] {
+    return this.packed.slice();
+  }
+
+  /** Whether `c` is still held (the byte limit may have dropped it). */
+  holdsPacked(c: PackedChunk): boolean {
+    return this.packed.includes(c);
+  }
+
+  /** Removes a packed body (it was sent); false when the byte limit had dropped it already. */
+  removePacked(c: PackedChunk): boolean {
+    const i = this.packed.indexOf(c);
+    if (i < 0) return false;
+    this.packed.splice(i, 1);
+    this.packedEvents -= c.sizes.length;
+    this.packedBytes -= c.raw;
+    return true;
+  }
+
+  /**
+   * Turns the packed events back into raw ones, in front (for an encoder with another upload
+   * size limit). None may be being sent.
+   */
+  async unpack(): Promise<void> {
+    if (!this.packed.length) return;
+    const q = new ByteQueue();
+    for (const c of this.packed) {
+      const json = await gunzipAsync(c.body);
+      let at = 1; // after "["
+      for (const n of c.sizes) {
+        q.pushBytes(json, at, n);
+        at += n + 1;
+      }
+    }
+    this.packed = [];
+    this.packedEvents = 0;
+    this.packedBytes = 0;
+    this.requeue(q);
+  }
+
+  /** Takes over what `old` holds (a buffer with other limits replaces it), with its drop counts. */
+  adopt(old: EventBuffer): void {
+    Object.assign(this.dropped, old.dropped);
+    for (const c of old.packed.splice(0)) this.addPacked(c);
+    this.requeue(old.drain());
+  }
+
   private evict(): void {
-    if (this.limitBytes === undefined) return;
-    while (this.queue.bytes > this.limitBytes && this.queue.length) {
-      this.queue.shift();
-      this.dropped.buffer_size_limit_exceeded++;
+    const limit = this.limitBytes;
+    if (limit === undefined) return;
+    while (this.queue.bytes + this.packedBytes > limit) {
+      const c = this.packed.find((p) => !p.sending);
+      if (c) {
+        this.removePacked(c);
+        this.dropped.buffer_size_limit_exceeded += c.sizes.length;
+      } else if (this.queue.length) {
+        this.queue.shift();
+        this.dropped.buffer_size_limit_exceeded++;
+      } else return;
     }
   }
 }

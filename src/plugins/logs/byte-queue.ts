@@ -27,8 +27,8 @@ function newSlab(min: number): Buffer {
   return Buffer.allocUnsafeSlow(min);
 }
 
-/** Holders of the slabs held by more than one queue (a slab not here has one). */
-const holders = new Map<Buffer, number>();
+/** Holders of the slabs held by more than one queue (a slab not here has one; weak: queues dropped without clear() leave nothing behind). */
+const holders = new WeakMap<Buffer, number>();
 
 function holdSlab(s: Buffer): void {
   holders.set(s, (holders.get(s) ?? 1) + 1);
@@ -128,13 +128,6 @@ export class ByteQueue {
     slab[at + n] = 0x2c; // ,
     this.pos = at + n + 1;
     this.addRecord(this.firstSlab + this.slabs.length - 1, at, n);
-  }
-
-  /** Appends the bytes of record `seq` of `from` (unless it was skipped). */
-  pushFrom(from: ByteQueue, seq: number): void {
-    const i = from.index(seq);
-    const n = from.recLen[i]!;
-    if (n >= 0) this.pushBytes(from.slabs[from.recSlab[i]! - from.firstSlab]!, from.recStart[i]!, n);
   }
 
   /**

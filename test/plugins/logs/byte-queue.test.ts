@@ -71,14 +71,14 @@ describe('ByteQueue', () => {
     q.clear();
   });
 
-  it('never copies a skipped record again, and refuses to put one in an array', () => {
+  it('never shares a skipped record again, and refuses to put one in an array', () => {
     const q = new ByteQueue();
     for (const t of ['{"a":1}', '{"b":2}', '{"c":3}']) q.push(t);
     q.skip(q.first + 1);
     expect(q.bytes).toBe(14);
     expect(q.skipped(q.first + 1)).toBe(true);
     const copy = new ByteQueue();
-    for (let s = q.first; s < q.end; s++) copy.pushFrom(q, s);
+    for (let s = q.first; s < q.end; s++) copy.pushShared(q, s);
     expect(all(copy)).toEqual(['{"a":1}', '{"c":3}']);
     expect(() => q.copyArray(q.first, q.end, Buffer.alloc(100))).toThrow(/left out/);
     q.clear();

@@ -4,7 +4,8 @@
 // collector):
 // - the compression work, counted (bytes handed to gzip through a wrapper around node:zlib),
 //   is about each event's own size once, whether an upload carries 500 or 40,000 events;
-// - record() takes as long with 100,000 events pending as with none, and compresses nothing:
+// - record() takes as long with 100,000 events pending as with none, and compresses at most
+//   the one chunk it cuts ahead (off the event loop; see plugin.ts), never the pending events:
 //   the best of several rounds of the event loop thread's own CPU time (other processes on
 //   a busy machine do not count in it); a copy or a re-encoding of the pending events per
 //   decision is 20x slower or more;
@@ -98,8 +99,9 @@ describe('the cost of a logged decision', () => {
     p.subscribe((e) => (raw += Buffer.byteLength(e) + 1));
     for (const batch of [500, 5000, 40000]) {
       raw = 0;
-      for (let i = 0; i < batch; i++) p.record(decision());
+      // (counted from before the decisions: chunks are compressed as soon as they fill)
       zlibWork.bytes = 0;
+      for (let i = 0; i < batch; i++) p.record(decision());
       const before = col.events;
       expect(await p.trigger()).toBe(true);
       expect(col.events - before).toBe(batch);
@@ -132,7 +134,8 @@ describe('the cost of a logged decision', () => {
     zlibWork.bytes = 0;
     const pending = best();
     expect(pending / empty).toBeLessThan(3);
-    expect(zlibWork.bytes).toBe(0);
+    const chunkRaw = (p as unknown as { encoder: { uncompressedLimit: number } }).encoder.uncompressedLimit;
+    expect(zlibWork.bytes).toBeLessThanOrEqual(chunkRaw);
     // and everything recorded is delivered once
     expect(await p.trigger()).toBe(true);
     expect(col.events).toBe(p.counts.logged);
