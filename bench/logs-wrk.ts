@@ -7,7 +7,7 @@
 // server logged, so the uploads are inside the figure, and prints how long after the load that
 // took (the upload lag) and how many connections the uploads opened. NODE_ARGS adds node flags to the server
 // (--cpu-prof --cpu-prof-dir DIR, --trace-gc).
-//   npx tsx bench/logs-wrk.ts <bundle.mjs> regolith-logs|regolith-nologs [seconds] [connections]
+//   npx tsx bench/logs-wrk.ts <bundle.mjs> regolith-logs|regolith-nologs [seconds] [connections] (PIPELINE=16: pipelined)
 // (a bundle: node_modules/.bin/esbuild bench/http-server.ts --bundle --platform=node
 //  --format=esm --packages=external --outfile=node_modules/.cache/regolith-bench/x.mjs)
 import { fork } from 'node:child_process';
@@ -17,6 +17,7 @@ import { mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
+import { wrkScript } from './lib/wrk.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { policyText } from './lib/regolith.js';
 
@@ -96,7 +97,12 @@ function threads(): Map<string, number> {
   }
   return out;
 }
-const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '--latency', '-s', LUA, url], { encoding: 'utf8' });
+// PIPELINE=N: N requests per write (bench/lib/wrk.ts's script): every server then answers
+// batches, so a slower one is not also charged for answering smaller batches and waking wrk
+// more often, as it is at max rate without pipelining.
+const pipeline = Number(process.env.PIPELINE ?? 1);
+const script = pipeline > 1 ? wrkScript(bodies.map((body) => ({ path, body })), {}, { pipeline, check: false }).file : LUA;
+const wrk = (d: number) => execFileSync('wrk', ['-t1', `-c${conns}`, `-d${d}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
 // Requests over the process's life (warm-up included), to put a whole-process CPU profile per request.
 const warm = Number(/(\d+) requests in/.exec(wrk(3))![1]);
 await new Promise((r) => setTimeout(r, 2500));

@@ -134,8 +134,18 @@ export class DecisionLogPlugin implements Plugin {
     if (r.upload_size_limit_bytes !== prev.upload_size_limit_bytes) {
       this.encoder.close();
       this.encoder = new ChunkEncoder(r.upload_size_limit_bytes);
-      // bodies packed for the old limit are cut again for the new one
-      await this.buffer.unpack();
+      // Bodies packed for the old limit are cut again for the new one. Meanwhile nothing else
+      // is packed: a chunk packed now would go ahead of the older events being unpacked.
+      const unpacking = this.buffer.unpack();
+      this.packing = unpacking.then(
+        () => {},
+        () => {},
+      );
+      try {
+        await unpacking;
+      } finally {
+        this.packing = undefined;
+      }
     }
     this.opts = { ...this.opts, config, client, labels };
     this.cfg = next;

@@ -205,7 +205,16 @@ describe('generated runs: bursts, failing uploads, byte limits, new upload limit
           await Promise.all(uploads);
           uploadLimit = limits[Math.floor(rnd() * 3)]!;
           const next = config(col, reporting());
-          await p.reconfigure(next, new ServiceClient(next.services['s']!), { id: 'x', version: 'v' });
+          const reconfigured = p.reconfigure(next, new ServiceClient(next.services['s']!), { id: 'x', version: 'v' });
+          // decisions keep coming while packed bodies are taken apart for the new limit
+          const burst = Math.floor(rnd() * 3000);
+          for (let i = 0; i < burst; i++) {
+            const d = decision();
+            d.decision_id = `e${String(logged++).padStart(7, '0')}`;
+            p.record(d);
+            if (i % 50 === 0) await new Promise((res) => setImmediate(res));
+          }
+          await reconfigured;
         } else {
           await new Promise((res) => setTimeout(res, Math.floor(rnd() * 5)));
         }
