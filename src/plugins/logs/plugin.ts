@@ -136,16 +136,7 @@ export class DecisionLogPlugin implements Plugin {
       this.encoder = new ChunkEncoder(r.upload_size_limit_bytes);
       // Bodies packed for the old limit are cut again for the new one. Meanwhile nothing else
       // is packed: a chunk packed now would go ahead of the older events being unpacked.
-      const unpacking = this.buffer.unpack();
-      this.packing = unpacking.then(
-        () => {},
-        () => {},
-      );
-      try {
-        await unpacking;
-      } finally {
-        this.packing = undefined;
-      }
+      await this.asPacking(this.buffer.unpack());
     }
     this.opts = { ...this.opts, config, client, labels };
     this.cfg = next;
@@ -317,13 +308,17 @@ export class DecisionLogPlugin implements Plugin {
   /** Compresses every raw event buffered now (after the running compression); rejects when gzip fails. */
   private async packAll(): Promise<void> {
     while (this.packing) await this.packing;
-    const run = this.pack(true);
-    this.packing = run.then(
+    await this.asPacking(this.pack(true));
+  }
+
+  /** Awaits `work` as the compression in flight (nothing is packed ahead meanwhile); rejects as it does. */
+  private async asPacking(work: Promise<void>): Promise<void> {
+    this.packing = work.then(
       () => {},
       () => {},
     );
     try {
-      await run;
+      await work;
     } finally {
       this.packing = undefined;
     }

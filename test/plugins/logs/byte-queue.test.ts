@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { ByteQueue } from '../../../src/plugins/logs/byte-queue.js';
 import { EventBuffer } from '../../../src/plugins/logs/buffer.js';
+import { seededRandom as random } from '../../seeded-random.js';
 
 const all = (q: ByteQueue): string[] => {
   const out: string[] = [];
@@ -118,18 +119,6 @@ describe('room for records', () => {
     expect(left[left.length - 1]).toBe('"699"');
   });
 });
-
-/** A small seeded generator (mulberry32): the same operations for the same seed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('records shared between queues (the upload buffer holds the feed copy of each event)', () => {
   it('a shared record keeps its bytes after the queue that wrote it lets go and its slabs are written again', () => {

@@ -9,6 +9,7 @@ import { EventBuffer, type PackedChunk } from '../../../src/plugins/logs/buffer.
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
 import { fastTiming, gunzipJSON, httpServer, type TestHTTPServer } from '../../loopback.js';
+import { seededRandom as random } from '../../seeded-random.js';
 
 type Ev = Record<string, any>;
 
@@ -145,18 +146,6 @@ describe('the byte limit over packed and raw events', () => {
     expect(b.length).toBe(4);
   });
 });
-
-/** A small seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 describe('generated runs: bursts, failing uploads, byte limits, new upload limits', () => {
   it('every event is delivered at most once, in order, and each one not delivered is counted as dropped', async () => {
