@@ -3,6 +3,9 @@
 // spans still buffered are flushed when the server stops; a receiver that refuses them makes
 // an error in the log, not a failed exit.
 
+// The server runs as `node --import tsx`, not through tsx's CLI: that CLI is a second process
+// that passes SIGTERM on and SIGKILLs the server (exit 143) unless the server acknowledges it
+// within 30 ms, which a loaded machine misses.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -41,7 +44,7 @@ describe('regolith run with distributed_tracing', () => {
       join(dir, 'config.yaml'),
       `distributed_tracing:\n  type: http\n  address: 127.0.0.1:${(receiver.address() as AddressInfo).port}\n  batch_span_processor_options:\n    batch_timeout_ms: 60000\n`,
     );
-    child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'config.yaml'), join(dir, 'p.rego')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'config.yaml'), join(dir, 'p.rego')], { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
     const exited = new Promise<number | null>((ok) => child!.once('exit', (code) => ok(code)));
@@ -81,7 +84,7 @@ describe('regolith run with an OTLP receiver that refuses the spans', () => {
       join(dir, 'refused.yaml'),
       `distributed_tracing:\n  type: http\n  address: 127.0.0.1:${(refusing.address() as AddressInfo).port}\n  batch_span_processor_options:\n    batch_timeout_ms: 60000\n`,
     );
-    const run = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'refused.yaml'), join(dir, 'p2.rego')], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const run = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'refused.yaml'), join(dir, 'p2.rego')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     run.stdout.on('data', (c: Buffer) => (out += c.toString()));
     run.stderr.on('data', (c: Buffer) => (out += c.toString()));

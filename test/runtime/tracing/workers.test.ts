@@ -3,6 +3,9 @@
 // workers (the REST decisions) and those of the primary (the Envoy plugin's Checks). The
 // batch delay is a minute, so only the shutdown's flush can send them.
 
+// The server runs as `node --import tsx`, not through tsx's CLI: that CLI is a second process
+// that passes SIGTERM on and SIGKILLs the server (exit 143) unless the server acknowledges it
+// within 30 ms, which a loaded machine misses.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
@@ -70,7 +73,7 @@ describe('regolith run --workers with distributed_tracing', () => {
         '',
       ].join('\n'),
     );
-    child = spawn(join(ROOT, 'node_modules/.bin/tsx'), [join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--workers', '2', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'config.yaml'), join(dir, 'p.rego'), join(dir, 'envoy.rego')], {
+    child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'src/cli/main.ts'), 'run', '--server', '--workers', '2', '--addr', `127.0.0.1:${port}`, '-c', join(dir, 'config.yaml'), join(dir, 'p.rego'), join(dir, 'envoy.rego')], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
