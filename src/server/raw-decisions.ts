@@ -117,15 +117,22 @@ class RawConnection {
     private readonly socket: Socket,
     private readonly shared: Shared,
   ) {
-    socket.on('data', this.onData);
-    socket.on('end', this.onEnd);
-    socket.on('drain', this.onDrain);
-    socket.on('error', this.onError);
-    socket.on('close', this.onClose);
-    socket.on('timeout', this.onTimeout);
+    for (const [event, fn] of this.listeners()) socket.on(event, fn);
     // idle between requests (or silent from the start): Node's keep-alive timeout, else its headers timeout
     const ms = shared.server.keepAliveTimeout || shared.server.headersTimeout;
     if (ms > 0) socket.setTimeout(ms);
+  }
+
+  /** This connection's socket listeners: added when it starts, all removed when Node takes it. */
+  private listeners(): [string, (chunk: Buffer) => void][] {
+    return [
+      ['data', this.onData],
+      ['end', this.onEnd],
+      ['drain', this.onDrain],
+      ['error', this.onError],
+      ['close', this.onClose],
+      ['timeout', this.onTimeout],
+    ];
   }
 
   closeIfIdle(): void {
@@ -254,12 +261,7 @@ class RawConnection {
     this.done = true;
     // paused, so that the bytes put back wait for Node's listener; resumed once it listens
     socket.pause();
-    socket.removeListener('data', this.onData);
-    socket.removeListener('end', this.onEnd);
-    socket.removeListener('drain', this.onDrain);
-    socket.removeListener('error', this.onError);
-    socket.removeListener('close', this.onClose);
-    socket.removeListener('timeout', this.onTimeout);
+    for (const [event, fn] of this.listeners()) socket.removeListener(event, fn);
     socket.setTimeout(0);
     if (rest.length > 0) socket.unshift(rest);
     this.shared.handOver(socket);

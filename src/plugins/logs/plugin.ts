@@ -299,10 +299,8 @@ export class DecisionLogPlugin implements Plugin {
   /** Compresses a chunk's worth of raw events now, unless a compression is running. */
   private packAhead(): void {
     if (this.packing) return;
-    this.packing = this.pack(false)
-      // gzip failed: the events are raw again in the buffer, and the next upload tries again
-      .catch((err: unknown) => this.log.error({ err: (err as Error).message }, 'Decision log compression failed.'))
-      .finally(() => (this.packing = undefined));
+    // gzip failed: the events are raw again in the buffer, and the next upload tries again
+    this.asPacking(this.pack(false)).catch((err: unknown) => this.log.error({ err: (err as Error).message }, 'Decision log compression failed.'));
   }
 
   /** Compresses every raw event buffered now (after the running compression); rejects when gzip fails. */
