@@ -9,7 +9,7 @@
 // With NODE_ARGS naming --cpu-prof-dir DIR for one server (its flags), compare profiles with
 // bench/profile-top.ts. BENCH_STRACE=<dir>: each round runs under `strace -c -f` (system calls
 // counted per server and round, into <dir>; they slow the servers, so CPU figures of such a run
-// do not count).
+// do not count). BENCH_ITEMS=<n> makes each input larger by n records the policy does not read.
 import autocannon from 'autocannon';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:http';
@@ -70,7 +70,10 @@ function threads(pid: number): Map<string, number> {
 
 const s = rbacScenario();
 const path = `/v1/data/${s.packagePath}/allow`;
-const requests = s.cases.map((c) => ({ method: 'POST' as const, path, body: `{"input":${c.json}}` }));
+// BENCH_ITEMS=n: each input carries n more records the policy does not read (a larger body)
+const items = Number(process.env.BENCH_ITEMS ?? 0);
+const pad = items ? ',"items":' + JSON.stringify(Array.from({ length: items }, (_, i) => ({ id: `item-${i}`, owner: `user-${i % 97}`, tags: ['a', 'b'], size: i * 13 }))) : '';
+const requests = s.cases.map((c) => ({ method: 'POST' as const, path, body: `{"input":${pad ? c.json.slice(0, -1) + pad + '}' : c.json}}` }));
 const servers: Srv[] = [];
 for (const [i, spec] of specs.entries()) {
   const [bundlePath, mode, flags = ''] = spec.split(':');

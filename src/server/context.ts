@@ -29,6 +29,11 @@ export type { DecisionEvent };
 export interface LoggedDecision extends DecisionEvent {
   /** The result's JSON text (toJSONText) when the response already wrote it: the log need not write it again. */
   result_json?: string;
+  /**
+   * The request body the input was parsed from (a JSON POST body), for the log to copy the
+   * input's text from when the body is `{"input": ...}` and nothing else (plugins/logs/input-bytes.ts).
+   */
+  input_body?: Buffer;
 }
 
 /** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
@@ -209,6 +214,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
           input: r.input,
           result: r.result,
           result_json: r.result_json,
+          input_body: r.input_body,
           error: r.error,
           timestamp: timestamp(),
           metrics: r.metrics,

@@ -10,7 +10,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ServerContext } from './context.js';
-import { answerDataRead, postInput, NO_PARAMS, type DataReadRequest } from './routes/data-read.js';
+import { answerPost, NO_PARAMS, type DataReadRequest } from './routes/data-read.js';
 import { writeReply, type Reply } from './reply.js';
 import type { RequestObserver } from './observe.js';
 import { errorReply, toHttpError } from './errors.js';
@@ -60,8 +60,8 @@ export function answerDecision(ctx: ServerContext, inc: RequestHead, body: Buffe
   let out: Reply | Promise<Reply>;
   try {
     out = isGzipped(undefined, inc)
-      ? gunzipBody(body, ctx.limits).then((plain) => answerDataRead(ctx, r, NO_PARAMS, postInput(r, plain, ctx), 0))
-      : answerDataRead(ctx, r, NO_PARAMS, postInput(r, body, ctx), 0);
+      ? gunzipBody(body, ctx.limits).then((plain) => answerPost(ctx, r, NO_PARAMS, plain))
+      : answerPost(ctx, r, NO_PARAMS, body);
   } catch (e) {
     return errorReply(toHttpError(e, 'data'));
   }

@@ -8,6 +8,7 @@
 
 import { BigNum, RObject, RSet, compareStrings, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import { eventPath, EventText, type EventContext, type LoggedDecision } from './event.js';
+import { inputTextSpan } from './input-bytes.js';
 
 export class EventWriter {
   /** The last event's bytes are buf[0, length). */
@@ -32,7 +33,7 @@ export class EventWriter {
     }
     if (d.input !== undefined) {
       this.ascii(',"input":');
-      this.value(d.input);
+      if (d.input_body === undefined || !this.inputText(d.input_body)) this.value(d.input);
     }
     this.bytes(this.constants.labels(text.labels(ctx.labels)));
     if (d.metrics && Object.keys(d.metrics).length) {
@@ -76,6 +77,15 @@ export class EventWriter {
   /** The last event as a string (for the console and listeners). */
   toString(): string {
     return this.buf.toString('utf8', 0, this.length);
+  }
+
+  /** The input's text copied from the request body; false (nothing written) when it cannot be. */
+  private inputText(body: Buffer): boolean {
+    const span = inputTextSpan(body);
+    if (span === undefined) return false;
+    const [start, end] = span;
+    this.at += body.copy(this.room(end - start), this.at, start, end);
+    return true;
   }
 
   /** Room for `n` more bytes. */

@@ -9,11 +9,14 @@
 
 import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
+import { inputTextOf } from './input-bytes.js';
 
 /** A decision as the server reports it, with the result's JSON text when it wrote one. */
 export interface LoggedDecision extends DecisionEvent {
   /** toJSONText(result), already written for the response (saves serialising it twice). */
   result_json?: string;
+  /** The request body the input was parsed from: its text is copied when the body is `{"input": ...}` alone (input-bytes.ts). */
+  input_body?: Buffer;
 }
 
 const PATHS_MAX = 1000;
@@ -126,7 +129,7 @@ export function encodeDecision(d: LoggedDecision, ctx: EventContext, text: Event
   let s = '{' + text.bundles(ctx.revisions);
   s += '"decision_id":' + stringText(d.decision_id);
   if (d.error) s += ',"error":' + jsonText({ code: d.error.code, message: d.error.message });
-  if (d.input !== undefined) s += ',"input":' + jsonText(d.input);
+  if (d.input !== undefined) s += ',"input":' + ((d.input_body && inputTextOf(d.input_body)) ?? jsonText(d.input));
   s += ',"labels":' + text.labels(ctx.labels);
   if (d.metrics && Object.keys(d.metrics).length) s += ',"metrics":' + jsonText(d.metrics);
   if (d.nd_builtin_cache !== undefined) s += ',"nd_builtin_cache":' + jsonText(d.nd_builtin_cache);

@@ -44,6 +44,8 @@ const VALUE_FIELDS = ['input', 'result', 'nd_builtin_cache'] as const;
 /** A decision event as text: its values as Rego JSON, the rest as plain JSON. */
 export function encodeEvent(e: DecisionEvent): string {
   const plain: Record<string, unknown> = { ...e };
+  // the request body stays in the worker: the primary writes the input from its value
+  delete plain['input_body'];
   for (const k of VALUE_FIELDS) if (e[k] !== undefined) plain[k] = toJSONText(e[k]);
   return JSON.stringify(plain);
 }

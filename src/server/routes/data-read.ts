@@ -11,7 +11,7 @@ import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
 import type { RouteFamily } from '../route-table.js';
-import { decodeDocument, readBody, nodeIncoming, headerOf, type RequestHead } from '../body.js';
+import { decodeDocument, isYAML, readBody, nodeIncoming, headerOf, type RequestHead } from '../body.js';
 import { badRequest, toHttpError, type ErrorBody, type HttpError } from '../errors.js';
 import { remoteAddr } from '../remote.js';
 import { setDecisionId } from '../observe.js';
@@ -46,19 +46,38 @@ const MALFORMED_INPUT = 'body contains malformed input document';
 const SPARSE_MIN_BYTES = 2000;
 
 /**
- * The `input` of a decoded POST body (undefined without one); 400 unless the body is an
- * object. `whole`: build all of it (an explanation may show any of it); otherwise only
- * what the decision can read is built, unless decisions are logged (the log holds the
- * whole input). Every byte is checked either way.
+ * A decoded POST body (undefined when empty); 400 unless it is an object. `whole`: build all
+ * of it (an explanation may show any of its input); otherwise only what the decision can read
+ * is built, unless decisions are logged (the log holds the whole input). Every byte is
+ * checked either way.
  */
-export function postInput(req: DataReadRequest, body: Buffer, ctx: ServerContext, whole = false): Value | undefined {
+function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, whole: boolean): PlainObject | undefined {
   const needs = whole || ctx.opts.decisionLogger || body.length < SPARSE_MIN_BYTES ? undefined : bodyNeeds(ctx, req.path);
   const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming, needs);
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
     throw badRequest(`${MALFORMED_INPUT}: request body must be an object with an "input" key`);
   }
-  return Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
+  return doc;
+}
+
+/**
+ * Answers a POST data read whose body has been read. When decisions are logged and the body
+ * is a JSON object whose one key is "input", the log is given the body to copy the input's
+ * text from (plugins/logs/input-bytes.ts) instead of writing the value again.
+ */
+export function answerPost(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, body: Buffer): Reply | Promise<Reply> {
+  const doc = postDocument(r, body, ctx, p.explain !== undefined);
+  const input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
+  const logged = input !== undefined && ctx.opts.decisionLogger && onlyKey(doc!) && !isYAML(r.req, r.incoming) ? body : undefined;
+  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0, logged);
+}
+
+/** Whether `o` has one own key (the one its caller knows it has). */
+function onlyKey(o: PlainObject): boolean {
+  let n = 0;
+  for (const k in o) if (Object.hasOwn(o, k) && ++n > 1) return false;
+  return n === 1;
 }
 
 function readGetInput(q: URLSearchParams, ctx: ServerContext): Value | undefined {
@@ -149,8 +168,8 @@ export function dataReadParams(q: URLSearchParams): DataReadParams {
  */
 export async function dataRead(ctx: ServerContext, r: DataReadRequest, stream?: IncomingMessage): Promise<Reply> {
   const p = dataReadParams(r.query);
-  const input = r.method === 'GET' ? readGetInput(r.query, ctx) : postInput(r, await readBody(r.req, ctx.limits, undefined, stream), ctx, p.explain !== undefined);
-  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0);
+  if (r.method === 'GET') return answerDataRead(ctx, r, p, readGetInput(r.query, ctx), p.start ? since(p.start) : 0);
+  return answerPost(ctx, r, p, await readBody(r.req, ctx.limits, undefined, stream));
 }
 
 /**
@@ -158,8 +177,15 @@ export async function dataRead(ctx: ServerContext, r: DataReadRequest, stream?: 
  * Synchronous unless evaluation waits on I/O or the reply is gzipped, so that the fast
  * path can answer in the tick the body arrived. Errors are thrown as HttpErrors.
  */
-export function answerDataRead(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, input: Value | undefined, inputParseNs: number): Reply | Promise<Reply> {
-  const d = new Decision(ctx, r, p, input, inputParseNs);
+export function answerDataRead(
+  ctx: ServerContext,
+  r: DataReadRequest,
+  p: DataReadParams,
+  input: Value | undefined,
+  inputParseNs: number,
+  inputBody?: Buffer,
+): Reply | Promise<Reply> {
+  const d = new Decision(ctx, r, p, input, inputParseNs, inputBody);
   let res: EvalResult | Promise<EvalResult>;
   try {
     res = ctx.engine.evaluate(d.ref, {
@@ -200,6 +226,7 @@ class Decision {
     private readonly p: DataReadParams,
     private readonly input: Value | undefined,
     private readonly inputParseNs: number,
+    private readonly inputBody: Buffer | undefined,
   ) {
     const ref = refOf(r.path);
     this.ref = ref.ref;
@@ -258,6 +285,7 @@ class Decision {
       input: this.input,
       result,
       result_json: resultJSON,
+      input_body: this.inputBody,
       metrics,
       error,
       ndCache: this.ndCache,

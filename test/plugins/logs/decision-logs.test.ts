@@ -2,6 +2,7 @@
 // collector that goes down for a while.
 
 import { Writable } from 'node:stream';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import pino from 'pino';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
@@ -54,11 +55,15 @@ async function serve(reporting: Record<string, unknown>, policies: Record<string
   const server: RunningServer = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'silent' }), processMetrics: false, ...manager.serverOptions() });
   cleanup.push(() => manager.stop());
   cleanup.push(() => server.close());
+  const post = async (body: string | Buffer, headers: Record<string, string> = {}): Promise<Ev> => {
+    const r = await fetch(`${server.url}/v1/data/authz/allow`, { method: 'POST', body, headers });
+    return (await r.json()) as Ev;
+  };
   const decide = async (input: unknown): Promise<Ev> => {
     const r = await fetch(`${server.url}/v1/data/authz/allow`, { method: 'POST', body: JSON.stringify({ input }) });
     return (await r.json()) as Ev;
   };
-  return { col, manager, decide, engine };
+  return { col, manager, decide, post, engine };
 }
 
 describe('decision logs', () => {
@@ -154,6 +159,34 @@ mask contains "/input/missing/x"
     await waitFor('upload', () => col.events.length >= 1);
     expect(col.events[0]).toMatchObject({ decision_id: r.decision_id, input: { user: 'alice', meta: { audit: { by: 'mask' } } }, erased: ['/input/a~1b'], masked: ['/input/meta/audit/by'] });
     expect(col.events[0]!.input).not.toHaveProperty('a/b');
+  });
+
+  it("logs a body's input text as the client sent it, unless it could say something else than the decision saw", async () => {
+    const { col, post, manager } = await serve({});
+    const sent: { body: string | Buffer; headers?: Record<string, string>; text: string }[] = [
+      // copied: the client's key order and number text
+      { body: '{"input":{"user":"alice","z":[1,2.50],"a":"é"}}', text: '{"user":"alice","z":[1,2.50],"a":"é"}' },
+      { body: gzipSync('{"input":{"user":"alice","b":1}}'), headers: { 'content-encoding': 'gzip' }, text: '{"user":"alice","b":1}' },
+      // written from the value (keys sorted): the key twice (the decision saw the last), another key, an escape, YAML
+      { body: '{"input":{"user":"mallory"},"input":{"user":"alice","b":1}}', text: '{"b":1,"user":"alice"}' },
+      { body: '{"input":{"user":"alice","b":1},"other":2}', text: '{"b":1,"user":"alice"}' },
+      { body: '{"input":{"user":"\\u0061lice","b":1}}', text: '{"b":1,"user":"alice"}' },
+      { body: 'input:\n  user: alice\n  b: 1\n', headers: { 'content-type': 'application/yaml' }, text: '{"b":1,"user":"alice"}' },
+    ];
+    const ids: string[] = [];
+    for (const c of sent) {
+      const r = await post(c.body, c.headers);
+      expect(r.result).toBe(true);
+      ids.push(r.decision_id);
+    }
+    await waitFor('all', () => col.events.length >= sent.length, 8000);
+    const uploaded = col.bodies.map((b) => gunzipSync(b).toString()).join('');
+    const feed = manager.decisionLogs!.recent(sent.length);
+    for (const [i, c] of sent.entries()) {
+      expect(uploaded).toContain(`"decision_id":"${ids[i]}","input":${c.text},"labels"`);
+      expect(feed[i]).toContain(`"input":${c.text},"labels"`);
+    }
+    expect(uploaded).not.toContain('mallory');
   });
 
   it('splits uploads at upload_size_limit_bytes (compressed)', async () => {

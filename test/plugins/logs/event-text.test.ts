@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { BigNum, RSet, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, jsonText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
 import { EventWriter } from '../../../src/plugins/logs/event-bytes.js';
+import { inputTextOf } from '../../../src/plugins/logs/input-bytes.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
@@ -36,6 +37,20 @@ function randomValue(r: () => number, depth: number): Value {
   const n = Math.floor(r() * 5);
   for (let i = 0; i < n; i++) o[pick(['id', 'user', 'a', 'B', '_x', 'ｚ', '😀k', 'q"k', 'tags', 'z9', pick(STRINGS)])] = randomValue(r, depth - 1);
   return o as Value;
+}
+
+/** A JSON value as a client sends it (no sets, big numbers or non-string keys), keys in random order. */
+function plainValue(r: () => number, depth: number): unknown {
+  const k = r();
+  if (depth <= 0 || k < 0.35) {
+    const t = Math.floor(r() * 4);
+    return t === 0 ? null : t === 1 ? r() < 0.5 : t === 2 ? pickOf(r, NUMBERS) : pickOf(r, STRINGS);
+  }
+  if (k < 0.55) return Array.from({ length: Math.floor(r() * 4) }, () => plainValue(r, depth - 1));
+  const o: Record<string, unknown> = {};
+  const n = Math.floor(r() * 5);
+  for (let i = 0; i < n; i++) o[pickOf(r, ['id', 'user', 'a', 'B', '_x', 'ｚ', '😀k', 'q"k', 'tags', 'z9'])] = plainValue(r, depth - 1);
+  return o;
 }
 
 describe('decision-log event text', () => {
@@ -89,6 +104,31 @@ describe('decision-log event text', () => {
     const ev = JSON.parse(encodeDecision({ decision_id: 'x' }, { labels: {}, revisions: {} }, text)) as Record<string, unknown>;
     expect(Object.keys(ev)).toEqual(['decision_id', 'labels', 'requested_by', 'timestamp']);
     expect(Date.parse(ev['timestamp'] as string)).toBeGreaterThan(0);
+  });
+
+  it('copies the input text from a request body that is {"input": ...} alone, in both writers', () => {
+    const r = seededRandom(1127);
+    const writer = new EventWriter();
+    const text = new EventText();
+    const ctx = { labels: { id: 'i' }, revisions: { b: 'r1' } };
+    let copied = 0;
+    for (let i = 0; i < 1500; i++) {
+      const json = JSON.stringify(plainValue(r, 4));
+      const body = Buffer.from(r() < 0.8 ? `{"input":${json}}` : `{"input":${json},"input":${json}}`);
+      const input = (parseJSON(body.toString()) as Record<string, Value>)['input']!;
+      const d: LoggedDecision = { decision_id: `id-${i}`, input, input_body: body, result: true, timestamp: '2026-11-26T06:00:00.000Z' };
+      const copy = inputTextOf(body);
+      // the body's text as it is, or (a key twice, an escape) the value written as before
+      const want = copy === undefined ? encodeEvent(buildEvent(d, ctx)) : encodeEvent(buildEvent(d, ctx)).replace(jsonText(input), () => json);
+      if (copy !== undefined) {
+        copied++;
+        expect(copy).toBe(json);
+      }
+      expect(encodeDecision(d, ctx, text)).toBe(want);
+      writer.decision(d, ctx, text);
+      expect(writer.toString()).toBe(want);
+    }
+    expect(copied).toBeGreaterThan(500);
   });
 
   it('writes objects of a shape seen before as it writes new ones (same keys, other orders, other values)', () => {

@@ -1,0 +1,59 @@
+// The event's `input` copied from the request body's bytes instead of written again from the
+// parsed value. Writing a value costs ~4-5 ns a byte of its JSON (per key and value a call, a
+// shape look-up, a store per byte): 10 µs for a 2 KB input, 1 ms for 230 KB, half as much as
+// parsing it. The copy is a few native searches and a memcpy (1.2 µs and 35 µs).
+//
+// Why the copy says what the value says: the server passes a body that parsed as a JSON object
+// with one key, and here the body starts with `{"input":`, so its text up to the last `}` is
+// that key's value, unless the key came twice (`{"input":A,"input":B}` parses as one key, B, the
+// value the decision saw). A second key "input" is spelled `"input"` or with an escape, so a
+// body with `nput"` or a backslash after the first key is not copied; nor is one with invalid
+// UTF-8 (the parser read it as U+FFFD), so the event stays valid JSON. Those are written from
+// the value, as before.
+//
+// What differs from the written value is only what JSON does not mean: keys in the client's
+// order (a written value sorts them, as OPA's logs do), the client's whitespace, numbers and
+// escapes as the client wrote them (OPA keeps a number's text too).
+
+import { isUtf8 } from 'node:buffer';
+
+/** `{"input":` */
+const HEAD = Buffer.from('{"input":');
+/**
+ * The end of a key spelled `"input"`. Searched for instead of the whole key: Buffer.indexOf
+ * checks its needle at each occurrence of the needle's first byte, and quotes are everywhere in
+ * JSON (the whole key's search cost ~1.2 ns a byte, this one ~0.1).
+ */
+const KEY_END = Buffer.from('nput"');
+const BACKSLASH = 0x5c;
+
+/**
+ * Where the input's text is in `body`, a JSON object parsed with one key: [start, end), or
+ * undefined when the body is not `{"input":...}` or the text cannot be shown to be that key's
+ * value (see above).
+ */
+export function inputTextSpan(body: Buffer): [number, number] | undefined {
+  let start = 0;
+  let end = body.length;
+  while (start < end && isSpace(body[start]!)) start++;
+  if (end - start < HEAD.length + 2 || body.compare(HEAD, 0, HEAD.length, start, start + HEAD.length) !== 0) return undefined;
+  start += HEAD.length;
+  while (end > start && isSpace(body[end - 1]!)) end--;
+  if (body[--end] !== 0x7d) return undefined; // the object's closing brace
+  while (start < end && isSpace(body[start]!)) start++;
+  while (end > start && isSpace(body[end - 1]!)) end--;
+  if (start === end) return undefined;
+  const text = body.subarray(start, end);
+  if (text.indexOf(KEY_END) >= 0 || text.indexOf(BACKSLASH) >= 0 || !isUtf8(text)) return undefined;
+  return [start, end];
+}
+
+/** The input's text as a string (for the string writer); undefined as inputTextSpan. */
+export function inputTextOf(body: Buffer): string | undefined {
+  const span = inputTextSpan(body);
+  return span && body.toString('utf8', span[0], span[1]);
+}
+
+function isSpace(c: number): boolean {
+  return c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+}
