@@ -1,5 +1,5 @@
 // A decision-log event's `input`, written from the parsed value or copied from the request
-// body (plugins/logs/input-bytes.ts), by body size, next to parsing that body: the writer's
+// body (value/json-input-text.ts), by body size, next to parsing that body: the writer's
 // cost per event (µs, best of three runs) with and without the body. In one process, no HTTP.
 //   npx tsx bench/logs-input.ts
 import { parseJSON } from '../src/value/json-read.js';

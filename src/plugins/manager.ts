@@ -373,6 +373,7 @@ export class PluginManager {
     status: () => Value | undefined;
     bundleStatus: () => { bundles?: Value; adapters?: Value; discovery?: Value };
     decisionLogger?: (event: DecisionEvent) => Promise<void> | undefined;
+    decisionLoggerReadsBody?: boolean;
     registry: Registry;
     events?: { has(name: string): boolean; handle(name: string, ev: IncomingEvent): Promise<EventReply> };
   } {
@@ -390,6 +391,8 @@ export class PluginManager {
         ...common,
         events: { has: (name) => this.adapters?.has(name) ?? false, handle: (name, ev) => this.adapters!.handle(name, ev) },
         decisionLogger: (event: DecisionEvent) => this.decisionLogs?.record(event),
+        // the plugin takes a partially read input's text from the body (logged-input.ts)
+        decisionLoggerReadsBody: true,
       };
     }
     const adapters = this.adapters;
@@ -398,7 +401,7 @@ export class PluginManager {
       ...(adapters?.hasEvents ? { events: adapters } : {}),
       ...common,
       // record(): synchronous per decision unless a mask or drop policy must run.
-      ...(dl ? { decisionLogger: (event: DecisionEvent) => dl.record(event) } : {}),
+      ...(dl ? { decisionLogger: (event: DecisionEvent) => dl.record(event), decisionLoggerReadsBody: true } : {}),
     };
   }
 }

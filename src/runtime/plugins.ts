@@ -13,7 +13,7 @@ import type { RegoVersion } from '../engine/index.js';
 import type { UploadStatus } from '../plugins/logs/plugin.js';
 
 export interface RunningPlugins {
-  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'registry' | 'events'>;
+  serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'decisionLoggerReadsBody' | 'registry' | 'events'>;
   /** The decision log as logged (masked), for the web console; undefined when logging is off. */
   decisionFeed?: {
     recent(limit: number): string[];

@@ -31,9 +31,14 @@ export interface LoggedDecision extends DecisionEvent {
   result_json?: string;
   /**
    * The request body the input was parsed from (a JSON POST body), for the log to copy the
-   * input's text from when the body is `{"input": ...}` and nothing else (plugins/logs/input-bytes.ts).
+   * input's text from when the body is `{"input": ...}` and nothing else (value/json-input-text.ts).
    */
   input_body?: Buffer;
+  /**
+   * `input` holds only what the decision read (the body was read sparsely); the whole input is
+   * the text of `input_body`, which the server checked can be copied (inputTextSpan).
+   */
+  input_partial?: boolean;
 }
 
 /** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
@@ -61,6 +66,12 @@ export interface ServerOptions {
   bundleStatus?: () => { bundles?: Value; adapters?: Value; discovery?: Value };
   /** Set when decision logging is enabled: responses then carry decision_id. */
   decisionLogger?: (event: LoggedDecision) => void | Promise<void>;
+  /**
+   * The decision logger takes an event's input from `input_body` when it says `input_partial`
+   * (plugins/logs/logged-input.ts): a large body may then be read only where the policy
+   * looks, as without logging. Other loggers always get the whole input.
+   */
+  decisionLoggerReadsBody?: boolean;
   decisionIdFactory?: () => string;
   limits?: Partial<BodyLimits>;
   gzip?: Partial<GzipSettings>;
@@ -215,6 +226,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
           result: r.result,
           result_json: r.result_json,
           input_body: r.input_body,
+          input_partial: r.input_partial,
           error: r.error,
           timestamp: timestamp(),
           metrics: r.metrics,

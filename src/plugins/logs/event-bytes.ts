@@ -6,9 +6,9 @@
 // byte; what needs more (escapes, other characters, sets, big numbers) goes through the
 // string writers and Buffer.write.
 
-import { BigNum, RObject, RSet, compareStrings, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { BigNum, RObject, RSet, compareStrings, inputTextSpan, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import { eventPath, EventText, type EventContext, type LoggedDecision } from './event.js';
-import { inputTextSpan } from './input-bytes.js';
+import { loggedInput } from './logged-input.js';
 
 export class EventWriter {
   /** The last event's bytes are buf[0, length). */
@@ -33,7 +33,7 @@ export class EventWriter {
     }
     if (d.input !== undefined) {
       this.ascii(',"input":');
-      if (d.input_body === undefined || !this.inputText(d.input_body)) this.value(d.input);
+      if (d.input_body === undefined || !this.inputText(d.input_body)) this.value(loggedInput(d)!);
     }
     this.bytes(this.constants.labels(text.labels(ctx.labels)));
     if (d.metrics && Object.keys(d.metrics).length) {

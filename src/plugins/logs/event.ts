@@ -7,16 +7,18 @@
 // event object, no copy of the input and no second serialisation of a result the server
 // already wrote (`result_json`). A test holds the two to identical text.
 
-import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { BigNum, RObject, RSet, compareStrings, inputTextOf, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
-import { inputTextOf } from './input-bytes.js';
+import { loggedInput } from './logged-input.js';
 
 /** A decision as the server reports it, with the result's JSON text when it wrote one. */
 export interface LoggedDecision extends DecisionEvent {
   /** toJSONText(result), already written for the response (saves serialising it twice). */
   result_json?: string;
-  /** The request body the input was parsed from: its text is copied when the body is `{"input": ...}` alone (input-bytes.ts). */
+  /** The request body the input was parsed from: its text is copied when the body is `{"input": ...}` alone (value/json-input-text.ts). */
   input_body?: Buffer;
+  /** `input` holds only what the decision read; the whole input is the text of `input_body` (see loggedInput). */
+  input_partial?: boolean;
 }
 
 const PATHS_MAX = 1000;
@@ -49,7 +51,7 @@ export interface EventContext {
   revisions: Record<string, string>;
 }
 
-export function buildEvent(d: DecisionEvent, ctx: EventContext): PlainObject {
+export function buildEvent(d: LoggedDecision, ctx: EventContext): PlainObject {
   const e = newPlainObject();
   e['labels'] = { ...ctx.labels };
   e['decision_id'] = d.decision_id;
@@ -61,7 +63,7 @@ export function buildEvent(d: DecisionEvent, ctx: EventContext): PlainObject {
   }
   if (d.path !== undefined) e['path'] = eventPath(d.path);
   if (d.query !== undefined) e['query'] = d.query;
-  if (d.input !== undefined) e['input'] = d.input;
+  if (d.input !== undefined) e['input'] = loggedInput(d)!;
   if (d.result !== undefined) e['result'] = d.result;
   if (d.error) e['error'] = { code: d.error.code, message: d.error.message };
   e['requested_by'] = d.requested_by ?? '';
@@ -129,7 +131,7 @@ export function encodeDecision(d: LoggedDecision, ctx: EventContext, text: Event
   let s = '{' + text.bundles(ctx.revisions);
   s += '"decision_id":' + stringText(d.decision_id);
   if (d.error) s += ',"error":' + jsonText({ code: d.error.code, message: d.error.message });
-  if (d.input !== undefined) s += ',"input":' + ((d.input_body && inputTextOf(d.input_body)) ?? jsonText(d.input));
+  if (d.input !== undefined) s += ',"input":' + ((d.input_body && inputTextOf(d.input_body)) ?? jsonText(loggedInput(d)!));
   s += ',"labels":' + text.labels(ctx.labels);
   if (d.metrics && Object.keys(d.metrics).length) s += ',"metrics":' + jsonText(d.metrics);
   if (d.nd_builtin_cache !== undefined) s += ',"nd_builtin_cache":' + jsonText(d.nd_builtin_cache);

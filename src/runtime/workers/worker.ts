@@ -83,7 +83,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       connection: (socket) => balance.connection(socket),
       shed: (socket) => balance.shed(socket),
     },
-    ...(logDecisions ? { decisionLogger: (e: Parameters<typeof encodeEvent>[0]) => send({ t: 'decision', event: encodeEvent(e) }) } : {}),
+    // (encodeEvent sends a partially read input's text from the body: the primary gets it whole)
+    ...(logDecisions ? { decisionLogger: (e: Parameters<typeof encodeEvent>[0]) => send({ t: 'decision', event: encodeEvent(e) }), decisionLoggerReadsBody: true } : {}),
   };
   const servers: RunningServer[] = [];
   const closeAll = async (): Promise<void> => {

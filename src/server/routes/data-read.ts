@@ -6,7 +6,7 @@
 // same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { isPlainObject, stringText, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
+import { inputTextSpan, isPlainObject, stringText, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
@@ -46,13 +46,10 @@ const MALFORMED_INPUT = 'body contains malformed input document';
 const SPARSE_MIN_BYTES = 2000;
 
 /**
- * A decoded POST body (undefined when empty); 400 unless it is an object. `whole`: build all
- * of it (an explanation may show any of its input); otherwise only what the decision can read
- * is built, unless decisions are logged (the log holds the whole input). Every byte is
- * checked either way.
+ * A decoded POST body (undefined when empty); 400 unless it is an object. Built whole, or only
+ * where `needs` says (the rest checked, not built).
  */
-function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, whole: boolean): PlainObject | undefined {
-  const needs = whole || ctx.opts.decisionLogger || body.length < SPARSE_MIN_BYTES ? undefined : bodyNeeds(ctx, req.path);
+function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, needs: JSONNeeds | undefined): PlainObject | undefined {
   const doc = decodeDocument(req.req, body, ctx.limits, MALFORMED_INPUT, req.incoming, needs);
   if (doc === undefined || doc === null) return undefined;
   if (!isPlainObject(doc)) {
@@ -62,15 +59,33 @@ function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, wh
 }
 
 /**
- * Answers a POST data read whose body has been read. When decisions are logged and the body
- * is a JSON object whose one key is "input", the log is given the body to copy the input's
- * text from (plugins/logs/input-bytes.ts) instead of writing the value again.
+ * Answers a POST data read whose body has been read.
+ *
+ * A large body is built only where the decision can read (`whole`, an explanation, builds all
+ * of it). With decisions logged the log holds the whole input, so it is built whole, unless the
+ * logger takes the input's text from the body (`decisionLoggerReadsBody`) and that text can be
+ * copied (value/json-input-text.ts): then the body is read as without logging, with every
+ * other top-level member kept as an empty shell so that "input is the one key" can be checked.
+ * When decisions are logged and the body is a JSON object whose one key is "input", the log
+ * is given the body to copy the input's text from instead of writing the value again.
  */
 export function answerPost(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, body: Buffer): Reply | Promise<Reply> {
-  const doc = postDocument(r, body, ctx, p.explain !== undefined);
-  const input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
-  const logged = input !== undefined && ctx.opts.decisionLogger && onlyKey(doc!) && !isYAML(r.req, r.incoming) ? body : undefined;
-  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0, logged);
+  const logs = ctx.opts.decisionLogger !== undefined;
+  let needs: JSONNeeds | undefined;
+  if (p.explain === undefined && body.length >= SPARSE_MIN_BYTES) {
+    if (!logs) needs = bodyNeeds(ctx, r.path, false);
+    else if (ctx.opts.decisionLoggerReadsBody && inputTextSpan(body) !== undefined) needs = bodyNeeds(ctx, r.path, true);
+  }
+  let doc = postDocument(r, body, ctx, needs);
+  let input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
+  const sole = input !== undefined && logs && onlyKey(doc!) && !isYAML(r.req, r.incoming);
+  if (needs !== undefined && logs && !sole) {
+    // the log needs the whole input and cannot copy its text: read it whole after all
+    doc = postDocument(r, body, ctx, undefined);
+    input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
+    needs = undefined;
+  }
+  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0, sole ? body : undefined, needs !== undefined && logs);
 }
 
 /** Whether `o` has one own key (the one its caller knows it has). */
@@ -102,12 +117,16 @@ interface DataRef {
 
 /** The body's needs (`{"input": <what the decision reads>}`), made once per input needs. */
 const bodyNeedsOf = new WeakMap<JSONNeeds, JSONNeeds>();
+/** The same, with every other top-level member kept (as an empty shell): they are counted. */
+const countedBodyNeedsOf = new WeakMap<JSONNeeds, JSONNeeds>();
+const SHELL: JSONNeeds = { all: false, keys: new Map(), any: undefined };
 
-function bodyNeeds(ctx: ServerContext, path: string): JSONNeeds | undefined {
+function bodyNeeds(ctx: ServerContext, path: string, counted: boolean): JSONNeeds | undefined {
   const n = ctx.engine.inputNeeds?.(refOf(path).ref);
   if (n === undefined) return undefined;
-  let b = bodyNeedsOf.get(n);
-  if (b === undefined) bodyNeedsOf.set(n, (b = { all: false, keys: new Map([['input', n]]), any: undefined }));
+  const of = counted ? countedBodyNeedsOf : bodyNeedsOf;
+  let b = of.get(n);
+  if (b === undefined) of.set(n, (b = { all: false, keys: new Map([['input', n]]), any: counted ? SHELL : undefined }));
   return b;
 }
 
@@ -184,8 +203,9 @@ export function answerDataRead(
   input: Value | undefined,
   inputParseNs: number,
   inputBody?: Buffer,
+  inputPartial = false,
 ): Reply | Promise<Reply> {
-  const d = new Decision(ctx, r, p, input, inputParseNs, inputBody);
+  const d = new Decision(ctx, r, p, input, inputParseNs, inputBody, inputPartial);
   let res: EvalResult | Promise<EvalResult>;
   try {
     res = ctx.engine.evaluate(d.ref, {
@@ -227,6 +247,7 @@ class Decision {
     private readonly input: Value | undefined,
     private readonly inputParseNs: number,
     private readonly inputBody: Buffer | undefined,
+    private readonly inputPartial: boolean,
   ) {
     const ref = refOf(r.path);
     this.ref = ref.ref;
@@ -286,6 +307,7 @@ class Decision {
       result,
       result_json: resultJSON,
       input_body: this.inputBody,
+      input_partial: this.inputPartial || undefined,
       metrics,
       error,
       ndCache: this.ndCache,

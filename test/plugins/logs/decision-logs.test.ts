@@ -189,6 +189,26 @@ mask contains "/input/missing/x"
     expect(uploaded).not.toContain('mallory');
   });
 
+  it('logs a large input whole while the decision reads only its part, masked or not', async () => {
+    const mask = `package system.log
+mask contains "/input/password"
+`;
+    const { col, post } = await serve({}, { 'log.rego': mask });
+    // long enough to be read where the policy looks (input.user), not whole
+    const items = Array.from({ length: 80 }, (_, i) => ({ id: `item-${i}`, tags: ['a', 'b'], n: i * 1.5 }));
+    const plain = `{"input":{"user":"alice","items":${JSON.stringify(items)}}}`;
+    const secret = `{"input":{"user":"alice","password":"secret","items":${JSON.stringify(items)}}}`;
+    expect(plain.length).toBeGreaterThan(2000);
+    const a = await post(plain);
+    const b = await post(secret);
+    expect([a.result, b.result]).toEqual([true, true]);
+    await waitFor('both', () => col.events.length >= 2, 8000);
+    const byId = new Map(col.events.map((e) => [e.decision_id, e]));
+    expect(byId.get(a.decision_id)!.input).toEqual({ user: 'alice', items });
+    expect(byId.get(b.decision_id)!.input).toEqual({ user: 'alice', items });
+    expect(byId.get(b.decision_id)!.erased).toEqual(['/input/password']);
+  });
+
   it('splits uploads at upload_size_limit_bytes (compressed)', async () => {
     const { col, decide } = await serve({ upload_size_limit_bytes: 600 });
     const { randomBytes } = await import('node:crypto');

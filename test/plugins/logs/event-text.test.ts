@@ -6,10 +6,9 @@
 // whoever reads the event afterwards (feed, console, upload buffer).
 
 import { describe, expect, it } from 'vitest';
-import { BigNum, RSet, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
+import { BigNum, RSet, inputTextOf, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, jsonText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
 import { EventWriter } from '../../../src/plugins/logs/event-bytes.js';
-import { inputTextOf } from '../../../src/plugins/logs/input-bytes.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { validateConfig } from '../../../src/plugins/config/index.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';

@@ -5,7 +5,7 @@
 // stream at the worker — and every route the app and the console register is declared.
 
 import { describe, expect, it } from 'vitest';
-import { primaryOwns } from '../../../src/runtime/workers/protocol.js';
+import { decodeEvent, encodeEvent, primaryOwns } from '../../../src/runtime/workers/protocol.js';
 import { createApp, SERVER_ROUTES } from '../../../src/server/index.js';
 import { CONSOLE_ROUTES, consoleRoutes } from '../../../src/console/index.js';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
@@ -73,5 +73,25 @@ describe('primaryOwns, derived from the route declarations', () => {
     const registered = new Set(app.routes.filter((r) => r.method !== 'ALL').map((r) => `${r.method} ${r.path}`));
     const declared = new Set([...SERVER_ROUTES, ...CONSOLE_ROUTES].map((r) => `${r.method} ${r.path}`));
     expect([...registered].sort()).toEqual([...declared].sort());
+  });
+});
+
+describe('decision events sent to the primary', () => {
+  const whole = { user: 'alice', items: [{ id: 1, n: 2.5 }], z: null };
+  const body = Buffer.from(`{"input":${JSON.stringify(whole)}}`);
+
+  it('carry the whole input of a decision that read only part of it (its text from the body)', () => {
+    const d = decodeEvent(encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_body: body, input_partial: true, result: true }));
+    expect(d.input).toEqual(whole);
+    expect(d).not.toHaveProperty('input_body');
+    expect(d).not.toHaveProperty('input_partial');
+    expect(d.result).toBe(true);
+  });
+
+  it('carry the input value when the body cannot stand for it, and refuse a partial input without its text', () => {
+    const twice = Buffer.from(`{"input":{"user":"mallory"},"input":${JSON.stringify(whole)}}`);
+    expect(decodeEvent(encodeEvent({ decision_id: 'd', input: whole, input_body: twice })).input).toEqual(whole);
+    expect(decodeEvent(encodeEvent({ decision_id: 'd', input: whole })).input).toEqual(whole);
+    expect(() => encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_body: twice, input_partial: true })).toThrow(/without the input text/);
   });
 });

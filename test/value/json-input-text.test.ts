@@ -8,9 +8,8 @@
 
 import { isUtf8 } from 'node:buffer';
 import { describe, expect, it } from 'vitest';
-import { equal, parseJSON, isPlainObject, type Value } from '../../../src/value/index.js';
-import { inputTextOf, inputTextSpan } from '../../../src/plugins/logs/input-bytes.js';
-import { seededRandom } from '../../seeded-random.js';
+import { equal, inputTextOf, inputTextSpan, parseJSON, isPlainObject, type Value } from '../../src/value/index.js';
+import { seededRandom } from '../seeded-random.js';
 
 const RUNS = Number(process.env['INPUT_BYTES_RUNS'] ?? 3000);
 const SEED = Number(process.env['INPUT_BYTES_SEED'] ?? 20261127);
