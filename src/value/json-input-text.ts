@@ -1,19 +1,19 @@
 // The text of a request body's `input` member, for a decision-log event to copy instead of
-// writing the parsed value again. Writing a value costs ~4-5 ns a byte of its JSON (per key and value a call, a
-// shape look-up, a store per byte): 10 µs for a 2 KB input, 1 ms for 230 KB, half as much as
-// parsing it. The copy is a few native searches and a memcpy (1.2 µs and 35 µs).
+// writing the parsed value again. Writing a value costs ~4-5 ns a byte of its JSON (per key and
+// value a call, a shape look-up, a store per byte): 10 µs for a 2 KB input, 1 ms for 230 KB,
+// half as much as parsing it. The copy is a few native searches and a memcpy (1.2 and 35 µs).
 //
-// Why the copy says what the value says: the server passes a body that parsed as a JSON object
-// with one key, and here the body starts with `{"input":`, so its text up to the last `}` is
-// that key's value, unless the key came twice (`{"input":A,"input":B}` parses as one key, B, the
+// Why the copy says what the value says: the caller knows the body parsed as a JSON object with
+// one key, and here the body starts with `{"input":`, so its text up to the last `}` is that
+// key's value, unless the key came twice (`{"input":A,"input":B}` parses as one key, B, the
 // value the decision saw). A second key "input" is spelled `"input"` or with an escape, so a
 // body with `nput"` or a backslash after the first key is not copied; nor is one with invalid
 // UTF-8 (the parser read it as U+FFFD), so the event stays valid JSON. Those are written from
-// the value, as before.
+// the value.
 //
 // What differs from the written value is only what JSON does not mean: keys in the client's
-// order (a written value sorts them, as OPA's logs do), the client's whitespace, numbers and
-// escapes as the client wrote them (OPA keeps a number's text too).
+// order (a written value sorts them, as OPA's logs do), the client's whitespace, and numbers as
+// the client wrote them (OPA keeps a number's text too).
 
 import { isUtf8 } from 'node:buffer';
 

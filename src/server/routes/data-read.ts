@@ -61,8 +61,8 @@ function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, ne
 /**
  * Answers a POST data read whose body has been read.
  *
- * A large body is built only where the decision can read (`whole`, an explanation, builds all
- * of it). With decisions logged the log holds the whole input, so it is built whole, unless the
+ * A large body is built only where the decision can read (for an explanation, which may show
+ * any of it, whole). With decisions logged the log holds the whole input, so it is built whole, unless the
  * logger takes the input's text from the body (`decisionLoggerReadsBody`) and that text can be
  * copied (value/json-input-text.ts): then the body is read as without logging, with every
  * other top-level member kept as an empty shell so that "input is the one key" can be checked.
@@ -71,14 +71,16 @@ function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, ne
  */
 export function answerPost(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, body: Buffer): Reply | Promise<Reply> {
   const logs = ctx.opts.decisionLogger !== undefined;
+  // a JSON body, which may be read sparsely or copied (a YAML one is neither; asked only when it matters)
+  const json = (logs || body.length >= SPARSE_MIN_BYTES) && !isYAML(r.req, r.incoming);
   let needs: JSONNeeds | undefined;
-  if (p.explain === undefined && body.length >= SPARSE_MIN_BYTES) {
+  if (p.explain === undefined && body.length >= SPARSE_MIN_BYTES && json) {
     if (!logs) needs = bodyNeeds(ctx, r.path, false);
     else if (ctx.opts.decisionLoggerReadsBody && inputTextSpan(body) !== undefined) needs = bodyNeeds(ctx, r.path, true);
   }
   let doc = postDocument(r, body, ctx, needs);
   let input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
-  const sole = input !== undefined && logs && onlyKey(doc!) && !isYAML(r.req, r.incoming);
+  const sole = input !== undefined && logs && json && onlyKey(doc!);
   if (needs !== undefined && logs && !sole) {
     // the log needs the whole input and cannot copy its text: read it whole after all
     doc = postDocument(r, body, ctx, undefined);
