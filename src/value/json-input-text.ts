@@ -6,14 +6,15 @@
 // Why the copy says what the value says: the caller knows the body parsed as a JSON object with
 // one key, and here the body starts with `{"input":`, so its text up to the last `}` is that
 // key's value, unless the key came twice (`{"input":A,"input":B}` parses as one key, B, the
-// value the decision saw). A second key "input" is spelled `"input"` or with an escape, so a
-// body with `nput"` or a backslash after the first key is not copied; nor is one with invalid
-// UTF-8 (the parser read it as U+FFFD), so the event stays valid JSON. Those are written from
-// the value.
+// value the decision saw). A second key "input" is spelled `"input"`, or with a letter escaped,
+// and the escapes of its letters (i n p u t) all start `\u006` or `\u007`; so a body with
+// `nput"`, `\u006` or `\u007` after the first key is not copied (other escapes are: `\"`,
+// `\n`, `\u00e9`...); nor is one with invalid UTF-8 (the parser read it as U+FFFD), so the
+// event stays valid JSON. Those are written from the value.
 //
 // What differs from the written value is only what JSON does not mean: keys in the client's
-// order (a written value sorts them, as OPA's logs do), the client's whitespace, and numbers as
-// the client wrote them (OPA keeps a number's text too).
+// order (a written value sorts them, as OPA's logs do), the client's whitespace, and escapes and
+// numbers as the client wrote them (OPA keeps a number's text too).
 
 import { isUtf8 } from 'node:buffer';
 
@@ -26,6 +27,8 @@ const HEAD = Buffer.from('{"input":');
  */
 const KEY_END = Buffer.from('nput"');
 const BACKSLASH = 0x5c;
+/** How an escaped i, n, p, u or t starts (`\u0069`, `\u006e`, `\u0070`, `\u0075`, `\u0074`). */
+const LETTER_ESCAPES = [Buffer.from('\\u006'), Buffer.from('\\u007')];
 
 /**
  * Where the input's text is in `body`, a JSON object parsed with one key: [start, end), or
@@ -44,7 +47,8 @@ export function inputTextSpan(body: Buffer): [number, number] | undefined {
   while (end > start && isSpace(body[end - 1]!)) end--;
   if (start === end) return undefined;
   const text = body.subarray(start, end);
-  if (text.indexOf(KEY_END) >= 0 || text.indexOf(BACKSLASH) >= 0 || !isUtf8(text)) return undefined;
+  if (text.indexOf(KEY_END) >= 0 || !isUtf8(text)) return undefined;
+  if (text.indexOf(BACKSLASH) >= 0 && (text.indexOf(LETTER_ESCAPES[0]!) >= 0 || text.indexOf(LETTER_ESCAPES[1]!) >= 0)) return undefined;
   return [start, end];
 }
 

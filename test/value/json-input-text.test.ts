@@ -129,6 +129,8 @@ describe('the input text copied from a request body', () => {
       '{"input":"x"}',
       '{"input":12345678901234567890}',
       '  {"input":  {"b":1, "a":2}  }\n',
+      // escapes that cannot spell a key "input": quotes, newlines, backslashes, other characters
+      '{"input":{"say":"a \\"quoted\\" word\\n","path":"C:\\\\x","e":"\\u00e9\\u65e5"}}',
     ];
     for (const c of cases) {
       const body = Buffer.from(c);
@@ -145,6 +147,8 @@ describe('the input text copied from a request body', () => {
       '{"input":"a","\\u0069nput":"b"}',
       '{"input":1,"inpu\\u0074":2}',
       '{"input":{"x":1} , "input" : {"x":2}}',
+      '{"input":"a\\n","i\\u006eput":"b"}',
+      '{"input":"a\\"","\\u0069\\u006E\\u0070\\u0075\\u0074":"b"}',
     ]) {
       expect(soleInput(Buffer.from(c))).toBeDefined(); // the server would hand it over
       expect(inputTextOf(Buffer.from(c))).toBeUndefined();

@@ -167,7 +167,8 @@ mask contains "/input/missing/x"
       // copied: the client's key order and number text
       { body: '{"input":{"user":"alice","z":[1,2.50],"a":"é"}}', text: '{"user":"alice","z":[1,2.50],"a":"é"}' },
       { body: gzipSync('{"input":{"user":"alice","b":1}}'), headers: { 'content-encoding': 'gzip' }, text: '{"user":"alice","b":1}' },
-      // written from the value (keys sorted): the key twice (the decision saw the last), another key, an escape, YAML
+      { body: '{"input":{"user":"alice","note":"say \\"hi\\"\\n"}}', text: '{"user":"alice","note":"say \\"hi\\"\\n"}' },
+      // written from the value (keys sorted): the key twice (the decision saw the last), another key, a letter escaped (\\u0061), YAML
       { body: '{"input":{"user":"mallory"},"input":{"user":"alice","b":1}}', text: '{"b":1,"user":"alice"}' },
       { body: '{"input":{"user":"alice","b":1},"other":2}', text: '{"b":1,"user":"alice"}' },
       { body: '{"input":{"user":"\\u0061lice","b":1}}', text: '{"b":1,"user":"alice"}' },

@@ -104,13 +104,13 @@ describe('POST /v1/data input read where the decision looks', () => {
     }
   });
 
-  it('reads the input whole again when the text cannot stand for it: another key, the key twice, an escape', async () => {
+  it('reads the input whole again when the text cannot stand for it: another key, the key twice, a letter escaped', async () => {
     const whole = JSON.parse(BODY).input as Value;
     const first = JSON.stringify({ changes: [] });
     const cases = [
       { body: BODY, input: whole }, // another key ("extra")
       { body: `{"input":${first},"input":${JSON.stringify(whole)}}`, input: whole }, // the key twice: the last counts
-      { body: JSON.stringify({ input: whole }).replace('"create"', '"cr\\u0065ate"'), input: whole }, // an escape
+      { body: JSON.stringify({ input: whole }).replace('"create"', '"cr\\u0065ate"'), input: whole }, // a letter escaped
     ];
     for (const c of cases) {
       reads.engine.inputs.length = 0;
