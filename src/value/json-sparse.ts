@@ -31,8 +31,10 @@ export function newNeeds(): Needs {
 function memberNeeds(n: Needs, key: string): Needs | undefined {
   const own = n.keys.get(key);
   if (own === undefined) return n.any;
-  if (n.any === undefined) return own;
-  return mergeNeeds(own, n.any);
+  const any = n.any;
+  // (every member kept as a shell adds nothing to a member with needs of its own: no merged copy)
+  if (any === undefined || (!any.all && any.keys.size === 0 && any.any === undefined)) return own;
+  return mergeNeeds(own, any);
 }
 
 /** The union of two needs (a new tree where they differ). */
