@@ -4,44 +4,17 @@
 // one upload limit are cut again when a new configuration changes it.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/plugins/config/index.js';
 import { EventBuffer, type PackedChunk } from '../../../src/plugins/logs/buffer.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
 import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { fastTiming, gunzipJSON, httpServer, type TestHTTPServer } from '../../loopback.js';
+import { collector, triggeredConfig, triggeredPlugin } from './triggered-upload.js';
 import { seededRandom as random } from '../../seeded-random.js';
-
-type Ev = Record<string, any>;
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
   for (const f of cleanup.reverse()) await f();
   cleanup = [];
 });
-
-async function collector(): Promise<TestHTTPServer & { events: Ev[]; bodies: Buffer[] }> {
-  const c = Object.assign(await httpServer(() => {}), { events: [] as Ev[], bodies: [] as Buffer[] });
-  c.handler = (req, res) => {
-    c.bodies.push(req.body);
-    c.events.push(...(gunzipJSON(req.body) as Ev[]));
-    res.statusCode = 204;
-    res.end();
-  };
-  cleanup.push(() => c.close());
-  return c;
-}
-
-function config(col: TestHTTPServer, reporting: Record<string, unknown>) {
-  return validateConfig({ services: { s: { url: col.url } }, decision_logs: { reporting: { trigger: 'manual', ...reporting } } });
-}
-
-async function plugin(col: TestHTTPServer, reporting: Record<string, unknown>): Promise<DecisionLogPlugin> {
-  const cfg = config(col, reporting);
-  const p = new DecisionLogPlugin({ config: cfg, client: new ServiceClient(cfg.services['s']!), labels: { id: 'x', version: 'v' }, timing: fastTiming() });
-  await p.start();
-  cleanup.push(() => p.stop());
-  return p;
-}
 
 /** The plugin's buffer and the compression in flight (private: what these tests are about). */
 const inside = (p: DecisionLogPlugin) => p as unknown as { buffer: EventBuffer; packing: Promise<void> | undefined };
@@ -65,8 +38,8 @@ function decision() {
 
 describe('events compressed ahead of the upload', () => {
   it('keeps at most a chunk of raw JSON while thousands of events wait, and delivers each once, in order', async () => {
-    const col = await collector();
-    const p = await plugin(col, { upload_size_limit_bytes: 8192 });
+    const col = await collector(cleanup);
+    const p = await triggeredPlugin(col, { upload_size_limit_bytes: 8192 }, cleanup);
     const first = n;
     for (let i = 0; i < 20_000; i++) {
       p.record(decision());
@@ -88,13 +61,13 @@ describe('events compressed ahead of the upload', () => {
   });
 
   it('cuts packed bodies again when a new configuration lowers upload_size_limit_bytes', async () => {
-    const col = await collector();
-    const p = await plugin(col, { upload_size_limit_bytes: 65536 });
+    const col = await collector(cleanup);
+    const p = await triggeredPlugin(col, { upload_size_limit_bytes: 65536 }, cleanup);
     const first = n;
     for (let i = 0; i < 6000; i++) p.record(decision());
     await settled(p);
     expect(inside(p).buffer.packedNow().length).toBeGreaterThan(0);
-    const cfg = config(col, { upload_size_limit_bytes: 2048 });
+    const cfg = triggeredConfig(col, { upload_size_limit_bytes: 2048 });
     await p.reconfigure(cfg, new ServiceClient(cfg.services['s']!), { id: 'x', version: 'v' });
     expect(inside(p).buffer.packedNow().length).toBe(0);
     expect(inside(p).buffer.length).toBe(6000);
@@ -154,24 +127,12 @@ describe('generated runs: bursts, failing uploads, byte limits, new upload limit
     for (let seed = seed0; seed < seed0 + runs; seed++) {
       const rnd = random(seed);
       let failing = 0;
-      const col = Object.assign(await httpServer(() => {}), { events: [] as Ev[], bodies: [] as Buffer[] });
-      col.handler = (req, res) => {
-        if (failing > 0 && rnd() < failing) {
-          res.statusCode = 503;
-          return void res.end();
-        }
-        col.bodies.push(req.body);
-        col.events.push(...(gunzipJSON(req.body) as Ev[]));
-        res.statusCode = 204;
-        res.end();
-      };
+      const col = await collector(undefined, () => failing > 0 && rnd() < failing);
       const limits = [1024, 4096, 32768];
       let uploadLimit = limits[Math.floor(rnd() * 3)]!;
       const bufferLimit = rnd() < 0.5 ? undefined : 200_000 + Math.floor(rnd() * 400_000);
       const reporting = () => ({ upload_size_limit_bytes: uploadLimit, ...(bufferLimit ? { buffer_size_limit_bytes: bufferLimit } : {}) });
-      const cfg = config(col, reporting());
-      const p = new DecisionLogPlugin({ config: cfg, client: new ServiceClient(cfg.services['s']!), labels: { id: 'x', version: 'v' }, timing: fastTiming() });
-      await p.start();
+      const p = await triggeredPlugin(col, reporting());
       let logged = 0;
       let sent = 0;
       const uploads: Promise<boolean>[] = [];
@@ -193,7 +154,7 @@ describe('generated runs: bursts, failing uploads, byte limits, new upload limit
         } else if (r < 0.92) {
           await Promise.all(uploads);
           uploadLimit = limits[Math.floor(rnd() * 3)]!;
-          const next = config(col, reporting());
+          const next = triggeredConfig(col, reporting());
           const reconfigured = p.reconfigure(next, new ServiceClient(next.services['s']!), { id: 'x', version: 'v' });
           // decisions keep coming while packed bodies are taken apart for the new limit
           const burst = Math.floor(rnd() * 3000);

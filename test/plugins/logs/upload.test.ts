@@ -5,14 +5,10 @@
 
 import { randomBytes } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { validateConfig } from '../../../src/plugins/config/index.js';
 import { EventBuffer } from '../../../src/plugins/logs/buffer.js';
 import type { ByteQueue } from '../../../src/plugins/logs/byte-queue.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
-import { ServiceClient } from '../../../src/plugins/services/client.js';
-import { fastTiming, gunzipJSON, httpServer, type TestHTTPServer } from '../../loopback.js';
-
-type Ev = Record<string, any>;
+import { collector, triggeredPlugin } from './triggered-upload.js';
 
 let cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -20,41 +16,12 @@ afterEach(async () => {
   cleanup = [];
 });
 
-/** A collector that answers 503 to the requests numbered in `fail` (1-based) and records the rest. */
-async function collector(fail: Set<number> = new Set()): Promise<TestHTTPServer & { events: Ev[]; bodies: Buffer[] }> {
-  const c = Object.assign(await httpServer(() => {}), { events: [] as Ev[], bodies: [] as Buffer[] });
-  c.handler = (req, res) => {
-    if (fail.has(c.requests.length)) {
-      res.statusCode = 503;
-      return void res.end();
-    }
-    c.bodies.push(req.body);
-    c.events.push(...(gunzipJSON(req.body) as Ev[]));
-    res.statusCode = 204;
-    res.end();
-  };
-  cleanup.push(() => c.close());
-  return c;
-}
-
-/**
- * A plugin that uploads only when triggered. Its client keeps the real 10 s header timeout:
- * these tests are about delivery, and a timeout shrunk to 200 ms failed them on a loaded machine.
- */
-async function plugin(col: TestHTTPServer, reporting: Record<string, unknown>): Promise<DecisionLogPlugin> {
-  const config = validateConfig({ services: { s: { url: col.url } }, decision_logs: { reporting: { trigger: 'manual', ...reporting } } });
-  const p = new DecisionLogPlugin({ config, client: new ServiceClient(config.services['s']!), labels: { id: 'x', version: 'v' }, timing: fastTiming() });
-  await p.start();
-  cleanup.push(() => p.stop());
-  return p;
-}
-
 const metric = (p: DecisionLogPlugin, name: string) => p.uploadStatus().metrics[name];
 
 describe('decision-log uploads', () => {
   it('delivers thousands of events once each, in order, in chunks under the limit, over many uploads', async () => {
-    const col = await collector();
-    const p = await plugin(col, { upload_size_limit_bytes: 4096 });
+    const col = await collector(cleanup);
+    const p = await triggeredPlugin(col, { upload_size_limit_bytes: 4096 }, cleanup);
     let id = 0;
     for (const batch of [1, 50, 3000, 7, 1200]) {
       for (let i = 0; i < batch; i++) await p.logDecision({ decision_id: `d${id++}`, path: 'data.rbac.allow', input: { user: `user-${id % 97}`, role: id % 3 ? 'viewer' : 'admin' }, result: id % 2 === 0 });
@@ -68,8 +35,8 @@ describe('decision-log uploads', () => {
   });
 
   it('puts back the chunk that failed and everything after it, and delivers each event once when the collector answers again', async () => {
-    const col = await collector(new Set([2]));
-    const p = await plugin(col, { upload_size_limit_bytes: 1024 });
+    const col = await collector(cleanup, (n) => n === 2);
+    const p = await triggeredPlugin(col, { upload_size_limit_bytes: 1024 }, cleanup);
     for (let i = 0; i < 400; i++) await p.logDecision({ decision_id: `d${i}`, input: { n: i, noise: randomBytes(8).toString('hex') } });
     expect(await p.trigger()).toBe(false);
     const delivered = col.events.length;
@@ -85,8 +52,8 @@ describe('decision-log uploads', () => {
   });
 
   it('counts and leaves out an event that alone exceeds upload_size_limit_bytes compressed, and sends the others', async () => {
-    const col = await collector();
-    const p = await plugin(col, { upload_size_limit_bytes: 600 });
+    const col = await collector(cleanup);
+    const p = await triggeredPlugin(col, { upload_size_limit_bytes: 600 }, cleanup);
     await p.logDecision({ decision_id: 'a', input: { user: 'alice' } });
     await p.logDecision({ decision_id: 'huge', input: { noise: randomBytes(1000).toString('hex') } });
     // large raw but compressible: it is sent
