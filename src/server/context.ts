@@ -30,14 +30,12 @@ export interface LoggedDecision extends DecisionEvent {
   /** The result's JSON text (toJSONText) when the response already wrote it: the log need not write it again. */
   result_json?: string;
   /**
-   * The request body the input was parsed from (a JSON POST body), for the log to copy the
-   * input's text from when the body is `{"input": ...}` and nothing else (value/json-input-text.ts).
+   * The input's JSON text, a view of the request body, when the body is `{"input": ...}` and
+   * nothing else and the server checked that the text can stand for the input
+   * (value/json-input-text.ts): the log copies it instead of writing the value again.
    */
-  input_body?: Buffer;
-  /**
-   * `input` holds only what the decision read (the body was read sparsely); the whole input is
-   * the text of `input_body`, which the server checked can be copied (inputTextSpan).
-   */
+  input_text?: Buffer;
+  /** `input` holds only what the decision read (the body was read sparsely); the whole input is `input_text`. */
   input_partial?: boolean;
 }
 
@@ -67,7 +65,7 @@ export interface ServerOptions {
   /** Set when decision logging is enabled: responses then carry decision_id. */
   decisionLogger?: (event: LoggedDecision) => void | Promise<void>;
   /**
-   * The decision logger takes an event's input from `input_body` when it says `input_partial`
+   * The decision logger takes an event's input from `input_text` when it says `input_partial`
    * (plugins/logs/logged-input.ts): a large body may then be read only where the policy
    * looks, as without logging. Other loggers always get the whole input.
    */
@@ -225,7 +223,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
           input: r.input,
           result: r.result,
           result_json: r.result_json,
-          input_body: r.input_body,
+          input_text: r.input_text,
           input_partial: r.input_partial,
           error: r.error,
           timestamp: timestamp(),

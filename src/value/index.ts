@@ -31,7 +31,7 @@ export { compare, equal, typeName, compareStrings } from './compare.js';
 export { hashValue, hashString } from './hash.js';
 export { toJS, toJSONText, stringText, isJSON, sortKeysDeep } from './json-write.js';
 export { parseJSON, parseJSONText, JSONParseError, DEFAULT_MAX_DEPTH, type JSONTree, type ParseOptions as JSONParseOptions } from './json-read.js';
-export { inputTextSpan, inputTextOf } from './json-input-text.js';
+export { inputText, inputTextSpan } from './json-input-text.js';
 export { parseJSONSparse, readNeeded, newNeeds, mergeNeeds, type Needs as JSONNeeds } from './json-sparse.js';
 export { toRegoString } from './print.js';
 export { pathReader, type PathReader } from './path-reader.js';

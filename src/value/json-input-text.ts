@@ -52,10 +52,10 @@ export function inputTextSpan(body: Buffer): [number, number] | undefined {
   return [start, end];
 }
 
-/** The input's text as a string (for the string writer); undefined as inputTextSpan. */
-export function inputTextOf(body: Buffer): string | undefined {
+/** The input's text: body[inputTextSpan(body)], no copy; undefined as inputTextSpan. */
+export function inputText(body: Buffer): Buffer | undefined {
   const span = inputTextSpan(body);
-  return span && body.toString('utf8', span[0], span[1]);
+  return span && body.subarray(span[0], span[1]);
 }
 
 function isSpace(c: number): boolean {

@@ -6,7 +6,7 @@
 // byte; what needs more (escapes, other characters, sets, big numbers) goes through the
 // string writers and Buffer.write.
 
-import { BigNum, RObject, RSet, compareStrings, inputTextSpan, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { BigNum, RObject, RSet, compareStrings, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import { eventPath, EventText, type EventContext, type LoggedDecision } from './event.js';
 import { loggedInput } from './logged-input.js';
 
@@ -33,7 +33,8 @@ export class EventWriter {
     }
     if (d.input !== undefined) {
       this.ascii(',"input":');
-      if (d.input_body === undefined || !this.inputText(d.input_body)) this.value(loggedInput(d)!);
+      if (d.input_text !== undefined) this.bytes(d.input_text);
+      else this.value(loggedInput(d)!);
     }
     this.bytes(this.constants.labels(text.labels(ctx.labels)));
     if (d.metrics && Object.keys(d.metrics).length) {
@@ -77,15 +78,6 @@ export class EventWriter {
   /** The last event as a string (for the console and listeners). */
   toString(): string {
     return this.buf.toString('utf8', 0, this.length);
-  }
-
-  /** The input's text copied from the request body; false (nothing written) when it cannot be. */
-  private inputText(body: Buffer): boolean {
-    const span = inputTextSpan(body);
-    if (span === undefined) return false;
-    const [start, end] = span;
-    this.at += body.copy(this.room(end - start), this.at, start, end);
-    return true;
   }
 
   /** Room for `n` more bytes. */

@@ -7,7 +7,7 @@
 // event object, no copy of the input and no second serialisation of a result the server
 // already wrote (`result_json`). A test holds the two to identical text.
 
-import { BigNum, RObject, RSet, compareStrings, inputTextOf, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
+import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
 import { loggedInput } from './logged-input.js';
 
@@ -15,9 +15,9 @@ import { loggedInput } from './logged-input.js';
 export interface LoggedDecision extends DecisionEvent {
   /** toJSONText(result), already written for the response (saves serialising it twice). */
   result_json?: string;
-  /** The request body the input was parsed from: its text is copied when the body is `{"input": ...}` alone (value/json-input-text.ts). */
-  input_body?: Buffer;
-  /** `input` holds only what the decision read; the whole input is the text of `input_body` (see loggedInput). */
+  /** The input's JSON text from the request body, which the server checked stands for it: copied as it is. */
+  input_text?: Buffer;
+  /** `input` holds only what the decision read; the whole input is `input_text` (see loggedInput). */
   input_partial?: boolean;
 }
 
@@ -131,7 +131,7 @@ export function encodeDecision(d: LoggedDecision, ctx: EventContext, text: Event
   let s = '{' + text.bundles(ctx.revisions);
   s += '"decision_id":' + stringText(d.decision_id);
   if (d.error) s += ',"error":' + jsonText({ code: d.error.code, message: d.error.message });
-  if (d.input !== undefined) s += ',"input":' + ((d.input_body && inputTextOf(d.input_body)) ?? jsonText(loggedInput(d)!));
+  if (d.input !== undefined) s += ',"input":' + (d.input_text !== undefined ? d.input_text.toString('utf8') : jsonText(loggedInput(d)!));
   s += ',"labels":' + text.labels(ctx.labels);
   if (d.metrics && Object.keys(d.metrics).length) s += ',"metrics":' + jsonText(d.metrics);
   if (d.nd_builtin_cache !== undefined) s += ',"nd_builtin_cache":' + jsonText(d.nd_builtin_cache);

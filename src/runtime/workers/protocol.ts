@@ -6,7 +6,7 @@ import type { DecisionEvent } from '../../engine/index.js';
 import type { ForwardedRequest, ForwardedResponse } from '../../server/cluster.js';
 import { answeredByPrimary, SERVER_ROUTES, type PluginStatus } from '../../server/index.js';
 import { CONSOLE_ROUTES } from '../../console/index.js';
-import { inputTextOf, parseJSON, toJSONText, type Value } from '../../value/index.js';
+import { parseJSON, toJSONText, type Value } from '../../value/index.js';
 import type { LoggedDecision } from '../../plugins/logs/event.js';
 import type { Delta, FullState } from './replication.js';
 
@@ -46,12 +46,11 @@ const VALUE_FIELDS = ['input', 'result', 'nd_builtin_cache'] as const;
 export function encodeEvent(e: LoggedDecision): string {
   const plain: Record<string, unknown> = { ...e };
   for (const k of VALUE_FIELDS) if (e[k] !== undefined) plain[k] = toJSONText(e[k]);
-  // The request body stays in the worker. The input goes as its text from the body when it
-  // can be copied (a partial input, read where the policy looks, has no other whole form).
-  const text = e.input_body && inputTextOf(e.input_body);
-  if (text !== undefined) plain['input'] = text;
+  // The request body stays in the worker. The input goes as its text from the body when the
+  // server found it (a partial input, read where the policy looks, has no other whole form).
+  if (e.input_text !== undefined) plain['input'] = e.input_text.toString('utf8');
   else if (e.input_partial) throw new Error('a decision read from part of its input came without the input text');
-  delete plain['input_body'];
+  delete plain['input_text'];
   delete plain['input_partial'];
   return JSON.stringify(plain);
 }

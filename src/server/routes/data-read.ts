@@ -6,7 +6,7 @@
 // same bytes.
 
 import type { IncomingMessage } from 'node:http';
-import { inputTextSpan, isPlainObject, stringText, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
+import { inputText, isPlainObject, stringText, toJSONText, type JSONNeeds, type PlainObject, type Value } from '../../value/index.js';
 import type { Snapshot } from '../../storage/index.js';
 import type { EvalResult, ExplainMode } from '../../engine/types.js';
 import type { App, ServerContext } from '../context.js';
@@ -62,32 +62,35 @@ function postDocument(req: DataReadRequest, body: Buffer, ctx: ServerContext, ne
  * Answers a POST data read whose body has been read.
  *
  * A large body is built only where the decision can read (for an explanation, which may show
- * any of it, whole). With decisions logged the log holds the whole input, so it is built whole, unless the
- * logger takes the input's text from the body (`decisionLoggerReadsBody`) and that text can be
- * copied (value/json-input-text.ts): then the body is read as without logging, with every
- * other top-level member kept as an empty shell so that "input is the one key" can be checked.
- * When decisions are logged and the body is a JSON object whose one key is "input", the log
- * is given the body to copy the input's text from instead of writing the value again.
+ * any of it, whole). With decisions logged the log holds the whole input, so it is built
+ * whole, unless the logger takes the input's text from the body (`decisionLoggerReadsBody`)
+ * and that text can be copied (value/json-input-text.ts): then the body is read as without
+ * logging, with every other top-level member kept as an empty shell so that "input is the one
+ * key" can be checked. When the body is a JSON object whose one key is "input" and its text can
+ * be copied, the log is given that text instead of writing the value again.
  */
 export function answerPost(ctx: ServerContext, r: DataReadRequest, p: DataReadParams, body: Buffer): Reply | Promise<Reply> {
   const logs = ctx.opts.decisionLogger !== undefined;
+  const large = body.length >= SPARSE_MIN_BYTES;
   // a JSON body, which may be read sparsely or copied (a YAML one is neither; asked only when it matters)
-  const json = (logs || body.length >= SPARSE_MIN_BYTES) && !isYAML(r.req, r.incoming);
+  const json = (logs || large) && !isYAML(r.req, r.incoming);
+  // the input's text for the log, found before the body is read: it decides how it is read
+  const text = logs && json ? inputText(body) : undefined;
   let needs: JSONNeeds | undefined;
-  if (p.explain === undefined && body.length >= SPARSE_MIN_BYTES && json) {
+  if (p.explain === undefined && large && json) {
     if (!logs) needs = bodyNeeds(ctx, r.path, false);
-    else if (ctx.opts.decisionLoggerReadsBody && inputTextSpan(body) !== undefined) needs = bodyNeeds(ctx, r.path, true);
+    else if (ctx.opts.decisionLoggerReadsBody && text !== undefined) needs = bodyNeeds(ctx, r.path, true);
   }
   let doc = postDocument(r, body, ctx, needs);
-  let input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
-  const sole = input !== undefined && logs && json && onlyKey(doc!);
+  // the text stands for the input only when "input" is the body's one key
+  const sole = text !== undefined && doc !== undefined && Object.hasOwn(doc, 'input') && onlyKey(doc);
   if (needs !== undefined && logs && !sole) {
     // the log needs the whole input and cannot copy its text: read it whole after all
     doc = postDocument(r, body, ctx, undefined);
-    input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
     needs = undefined;
   }
-  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0, sole ? body : undefined, needs !== undefined && logs);
+  const input = doc !== undefined && Object.hasOwn(doc, 'input') ? doc['input'] : undefined;
+  return answerDataRead(ctx, r, p, input, p.start ? since(p.start) : 0, sole ? text : undefined, needs !== undefined && logs);
 }
 
 /** Whether `o` has one own key (the one its caller knows it has). */
@@ -204,10 +207,10 @@ export function answerDataRead(
   p: DataReadParams,
   input: Value | undefined,
   inputParseNs: number,
-  inputBody?: Buffer,
+  inputText?: Buffer,
   inputPartial = false,
 ): Reply | Promise<Reply> {
-  const d = new Decision(ctx, r, p, input, inputParseNs, inputBody, inputPartial);
+  const d = new Decision(ctx, r, p, input, inputParseNs, inputText, inputPartial);
   let res: EvalResult | Promise<EvalResult>;
   try {
     res = ctx.engine.evaluate(d.ref, {
@@ -248,7 +251,7 @@ class Decision {
     private readonly p: DataReadParams,
     private readonly input: Value | undefined,
     private readonly inputParseNs: number,
-    private readonly inputBody: Buffer | undefined,
+    private readonly inputText: Buffer | undefined,
     private readonly inputPartial: boolean,
   ) {
     const ref = refOf(r.path);
@@ -308,7 +311,7 @@ class Decision {
       input: this.input,
       result,
       result_json: resultJSON,
-      input_body: this.inputBody,
+      input_text: this.inputText,
       input_partial: this.inputPartial || undefined,
       metrics,
       error,

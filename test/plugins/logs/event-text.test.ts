@@ -6,7 +6,7 @@
 // whoever reads the event afterwards (feed, console, upload buffer).
 
 import { describe, expect, it } from 'vitest';
-import { BigNum, RSet, inputTextOf, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
+import { BigNum, RSet, inputText, makeObject, newPlainObject, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, jsonText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
 import { EventWriter } from '../../../src/plugins/logs/event-bytes.js';
 import { DecisionLogPlugin } from '../../../src/plugins/logs/plugin.js';
@@ -115,8 +115,8 @@ describe('decision-log event text', () => {
       const json = JSON.stringify(plainValue(r, 4));
       const body = Buffer.from(r() < 0.8 ? `{"input":${json}}` : `{"input":${json},"input":${json}}`);
       const input = (parseJSON(body.toString()) as Record<string, Value>)['input']!;
-      const d: LoggedDecision = { decision_id: `id-${i}`, input, input_body: body, result: true, timestamp: '2026-11-26T06:00:00.000Z' };
-      const copy = inputTextOf(body);
+      const d: LoggedDecision = { decision_id: `id-${i}`, input, input_text: inputText(body), result: true, timestamp: '2026-11-26T06:00:00.000Z' };
+      const copy = inputText(body)?.toString('utf8');
       // the body's text as it is, or (a key twice, an escape) the value written as before
       const want = copy === undefined ? encodeEvent(buildEvent(d, ctx)) : encodeEvent(buildEvent(d, ctx)).replace(jsonText(input), () => json);
       if (copy !== undefined) {

@@ -6,6 +6,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { decodeEvent, encodeEvent, primaryOwns } from '../../../src/runtime/workers/protocol.js';
+import { inputText } from '../../../src/value/index.js';
 import { createApp, SERVER_ROUTES } from '../../../src/server/index.js';
 import { CONSOLE_ROUTES, consoleRoutes } from '../../../src/console/index.js';
 import { RegolithEngine } from '../../../src/engine/store-engine.js';
@@ -81,17 +82,17 @@ describe('decision events sent to the primary', () => {
   const body = Buffer.from(`{"input":${JSON.stringify(whole)}}`);
 
   it('carry the whole input of a decision that read only part of it (its text from the body)', () => {
-    const d = decodeEvent(encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_body: body, input_partial: true, result: true }));
+    const d = decodeEvent(encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_text: inputText(body), input_partial: true, result: true }));
     expect(d.input).toEqual(whole);
-    expect(d).not.toHaveProperty('input_body');
+    expect(d).not.toHaveProperty('input_text');
     expect(d).not.toHaveProperty('input_partial');
     expect(d.result).toBe(true);
   });
 
   it('carry the input value when the body cannot stand for it, and refuse a partial input without its text', () => {
     const twice = Buffer.from(`{"input":{"user":"mallory"},"input":${JSON.stringify(whole)}}`);
-    expect(decodeEvent(encodeEvent({ decision_id: 'd', input: whole, input_body: twice })).input).toEqual(whole);
+    expect(decodeEvent(encodeEvent({ decision_id: 'd', input: whole, input_text: inputText(twice) })).input).toEqual(whole);
     expect(decodeEvent(encodeEvent({ decision_id: 'd', input: whole })).input).toEqual(whole);
-    expect(() => encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_body: twice, input_partial: true })).toThrow(/without the input text/);
+    expect(() => encodeEvent({ decision_id: 'd', input: { user: 'alice' }, input_text: inputText(twice), input_partial: true })).toThrow(/without the input text/);
   });
 });
