@@ -427,8 +427,14 @@ class SparseReader {
         this.pos = i;
         this.fail('invalid number');
       }
+      const digits = i;
       do c = s.charCodeAt(++i);
       while (c >= 48 && c <= 57);
+      // the whole reader refuses an exponent past 1e9 (parseDecimal): so must a skipped number
+      if (i - digits > 9 && Number(s.slice(digits, i)) > 1e9) {
+        this.pos = i;
+        this.fail('invalid number');
+      }
     }
     this.pos = i;
   }

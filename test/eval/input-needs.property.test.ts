@@ -61,7 +61,7 @@ const policy = fc.array(rule, { minLength: 1, maxLength: 4 }).map((rs) => ['pack
 
 /** A JSON text; objects are lists of members, so keys may repeat. */
 type J = { t: 'scalar'; text: string } | { t: 'array'; xs: J[] } | { t: 'object'; ms: [string, J][] };
-const scalar = fc.constantFrom('1', '-0', '0.5', '1e400', '12345678901234567891', '"v"', '"a\\"b\\u00e9\\n"', 'true', 'false', 'null', '"x y"').map((text): J => ({ t: 'scalar', text }));
+const scalar = fc.constantFrom('1', '-0', '0.5', '1e400', '1e1000000001', '2E-0000000000007', '12345678901234567891', '"v"', '"a\\"b\\u00e9\\n"', 'true', 'false', 'null', '"x y"').map((text): J => ({ t: 'scalar', text }));
 const json: fc.Arbitrary<J> = fc.letrec<{ v: J }>((tie) => ({
   v: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -143,6 +143,17 @@ describe('input text read where the policy looks', () => {
     expect(q.evaluate({ inputText: doc })[0]!.expressions[0]!.value).toBe(1);
     // a fault in a part that is skipped is still an error
     expect(() => q.evaluate({ inputText: doc.replace('[1, 2, 3]', '[1, 2,]') })).toThrow(/malformed input document/);
+    // so is a number the whole reader refuses (an exponent past 1e9), where a skip once let it through
+    const pad = ' '.repeat(2000);
+    for (const n of ['1e1000000001', '1E+40012345678901234567891', '-0.5e-00000000000012345678901']) {
+      expect(() => q.evaluate({ inputText: doc.replace('2, 3', `2, ${n}`) + pad }), n).toThrow(/malformed input document: invalid number/);
+      expect(() => parseJSONSparse(doc.replace('2, 3', `2, ${n}`), needs), n).toThrow(JSONParseError);
+    }
+    // an exponent at the limit, or long only by its leading zeros, is a number
+    for (const n of ['1e1000000000', '1e-0000000000001000000000', '2E+00000000000000000007']) {
+      expect(q.evaluate({ inputText: doc.replace('2, 3', `2, ${n}`) + pad })[0]!.expressions[0]!.value, n).toBe(1);
+      expect(() => parseJSON(doc.replace('2, 3', `2, ${n}`)), n).not.toThrow();
+    }
   });
 
   it('reads all of it when the policy uses input whole or replaces it', () => {
