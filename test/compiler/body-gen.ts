@@ -63,6 +63,12 @@ export interface Ex {
   nestedBindable: string[];
   /** Needs in a position that would bind them if unbound (x[a]). */
   bindable: string[];
+  /**
+   * Needs that unification could still bind if they were unbound, once another expression
+   * binds the other side (k in `[v, w] = [a + 1, k]` after `data.d.obj[w]`): only a
+   * closure's reads count them, to tell its own unbound var from an unsafe one.
+   */
+  unifiable: string[];
   /** May produce more than one solution. */
   multi: boolean;
   run: (env: Env, o: OCtx) => Env[];
@@ -234,7 +240,7 @@ function fresh(s: Scope): string {
 const ofType = (s: Scope, t: Ty): string[] => [...s.bound].filter(([, ty]) => ty === t).map(([n]) => n);
 
 function ex(p: Partial<Ex> & Pick<Ex, 'r' | 'run'>): Ex {
-  return { needs: [], binds: [], declares: [], nested: [], nestedBindable: [], bindable: [], multi: false, ...p };
+  return { needs: [], binds: [], declares: [], nested: [], nestedBindable: [], bindable: [], unifiable: [], multi: false, ...p };
 }
 const num = (env: Env, n: string): number => env[n] as number;
 
@@ -344,7 +350,7 @@ function outerReads(body: Body, outer: Map<string, Ty>, extraLocal: string[] = [
   const bindable = new Set<string>();
   for (const e of body.exprs) {
     for (const v of [...e.needs, ...e.nested]) if (outer.has(v) && !local.has(v)) nested.add(v);
-    for (const v of [...e.bindable, ...e.nestedBindable]) if (outer.has(v) && !local.has(v)) bindable.add(v);
+    for (const v of [...e.bindable, ...e.unifiable, ...e.nestedBindable]) if (outer.has(v) && !local.has(v)) bindable.add(v);
   }
   return { nested: [...nested], nestedBindable: [...bindable] };
 }
@@ -582,6 +588,7 @@ function dependent(g: G, s: Scope): { e: Ex; out: [string, Ty][] } | undefined {
         e: ex({
           r: () => `[${v}, ${w}] = [${a} + 1, ${k ?? '"s"'}]`,
           needs: k ? [a, k] : [a],
+          unifiable: k ? [k] : [],
           binds: [v, w],
           run: (env) => [{ ...env, [v]: num(env, a) + 1, [w]: k ? env[k]! : 's' }],
         }),

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseModule, parseQuery } from '../../src/lang/index.js';
 import { compile, RegoCompileError } from '../../src/compiler/index.js';
 import '../../src/eval/builtins/index.js';
+import { Regolith } from '../../src/index.js';
 
 type Err = { code: string; message: string; location?: { file: string; row: number } };
 
@@ -42,6 +43,14 @@ describe('declarations', () => {
   });
   it('allows a nested body to shadow an outer variable', () => {
     expect(msgs(['package a\n\np if {\n  x := 1\n  xs := [x | x := 2]\n  xs[0] == x\n}\n'])).toEqual([]);
+  });
+  it("reads a var mentioned in a closure before its `some` as the closure's own var, bound there by unification", () => {
+    // OPA forgets a closure's reads when its scope ends: no "referenced above", and the
+    // closure's v1 is not the v1 declared after it (found by the body-order property)
+    const m = 'package t\nobj := {"a": 1, "b": 2}\np := r if { r := {v1 | [w, k] = [1, v1]; obj[k]}; some v1 in ["z"] }\nq := r if { some v1 in ["z"]; r := {v1 | [w, k] = [1, v1]; obj[k]} }\n';
+    const out = new Regolith().addModule('t.rego', m).prepare('data.t').evaluate({})[0]!.expressions[0]!.value as Record<string, unknown>;
+    expect(out['p']).toEqual(['a', 'b']);
+    expect(out['q']).toEqual([]);
   });
   it('reports unused `some` variables (in any mode, as OPA does)', () => {
     const { errors } = fail(['package a\n\np if {\n  some x\n  input.y == 1\n}\n']);
