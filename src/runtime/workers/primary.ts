@@ -17,7 +17,8 @@ import type { Config } from '../../plugins/config/index.js';
 import type { RunningPlugins } from '../plugins.js';
 import { ExitError } from '../errors.js';
 import { shutdownWait, type ShutdownPeriods, type ShutdownSignal } from '../shutdown.js';
-import { decodeEvent, type ToPrimary } from './protocol.js';
+import type { ToPrimary } from './protocol.js';
+import { readDecisions } from './decision-wire.js';
 import { Member } from './member.js';
 import { Replicator } from './replicator.js';
 import { ownerAnswers, statesPusher } from './owner.js';
@@ -112,9 +113,12 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
       case 'feed':
         m.wantsFeed = msg.on;
         break;
-      case 'decision':
-        void rt.plugins.serverOptions.decisionLogger?.(decodeEvent(msg.event));
+      case 'decisions': {
+        const logger = rt.plugins.serverOptions.decisionLogger;
+        // (the batch may arrive as a plain Uint8Array view of the message's bytes)
+        if (logger) for (const d of readDecisions(Buffer.from(msg.batch.buffer, msg.batch.byteOffset, msg.batch.byteLength))) void logger(d);
         break;
+      }
       case 'metrics':
         m.metricsReplied(msg.id, msg.json);
         break;

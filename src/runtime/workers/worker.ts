@@ -15,7 +15,8 @@ import { DecisionFeed } from '../../plugins/logs/feed.js';
 import { consoleRoutes } from '../../console/index.js';
 import { PlaygroundSandbox } from '../../console/playground/sandbox.js';
 import { listenFailure } from '../listen-error.js';
-import { encodeEvent, primaryOwns } from './protocol.js';
+import { primaryOwns } from './protocol.js';
+import { DecisionBatch } from './decision-batch.js';
 import { Follower, send } from './follower.js';
 import { ConnectionBalance } from './balance.js';
 
@@ -64,6 +65,7 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
 
   // with discovery, decision logs may be turned on later: the primary drops what it does not log
   const logDecisions = !!o.config.decision_logs || !!o.config.discovery;
+  const decisions = new DecisionBatch((batch) => send({ t: 'decisions', batch }));
   // the console: pages and the playground here; impact and status from the primary (forwarded)
   const sandbox = o.console ? new PlaygroundSandbox({ entry: o.console.entry }) : undefined;
   const console = o.console ? { assetsDir: o.console.assetsDir, decisions: logDecisions ? feed : undefined, evaluate: sandbox!.evaluate } : undefined;
@@ -83,8 +85,8 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       connection: (socket) => balance.connection(socket),
       shed: (socket) => balance.shed(socket),
     },
-    // (encodeEvent sends a partially read input's text from the body: the primary gets it whole)
-    ...(logDecisions ? { decisionLogger: (e: Parameters<typeof encodeEvent>[0]) => send({ t: 'decision', event: encodeEvent(e) }), decisionLoggerReadsBody: true } : {}),
+    // (a partially read input goes as its text from the body: the primary gets it whole)
+    ...(logDecisions ? { decisionLogger: (e: Parameters<DecisionBatch['push']>[0]) => decisions.push(e), decisionLoggerReadsBody: true } : {}),
   };
   const servers: RunningServer[] = [];
   const closeAll = async (): Promise<void> => {
@@ -111,7 +113,11 @@ export async function runWorker(o: WorkerOptions): Promise<number> {
       stopping = true;
       closeAll()
         .then(() => o.beforeLeave?.())
-        .then(() => leave({ t: 'stopped' }))
+        .then(() => {
+          // every decision answered goes before the last message (the channel keeps their order)
+          decisions.flush();
+          return leave({ t: 'stopped' });
+        })
         .then(
           () => resolve(0),
           () => resolve(1),

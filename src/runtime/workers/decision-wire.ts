@@ -1,0 +1,131 @@
+// Logged decisions on their way from a worker to the primary, many in one Buffer. Structured
+// clone of one object per decision cost the primary more than logging the decision (its
+// deserializer builds each object property by property, through map transitions and
+// megamorphic lookups); one Buffer crosses as one copy. Per decision, sections, each a u32
+// length (NONE: absent) and its UTF-8 bytes, in this order:
+//   - the string fields of STRING_FIELDS, as they are (no JSON around them);
+//   - the rare fields (error, metrics, req_id, revisions) as one JSON object, when any is set;
+//   - the input's JSON: the request body's own text of it when the server found one (a
+//     partial input, read where the policy looks, has no other whole form), else its Rego
+//     JSON (sorted keys, as the log writes a value): the primary copies it into the event;
+//   - the result's JSON (the text the response was written with, when there is one);
+//   - the nd_builtin_cache's JSON.
+
+import { parseJSON, toJSONText, type Value } from '../../value/index.js';
+import type { LoggedDecision } from '../../plugins/logs/event.js';
+
+const NONE = 0xffffffff;
+
+/** The fields that are strings, in the order they cross. */
+const STRING_FIELDS = ['decision_id', 'path', 'query', 'timestamp', 'requested_by', 'trace_id', 'span_id'] as const;
+
+/** The fields few decisions have, crossing as one JSON object. */
+interface RareFields {
+  error?: { code: string; message: string };
+  metrics?: Record<string, number>;
+  req_id?: number;
+  revisions?: Record<string, string>;
+}
+
+/** Decisions written one after the other into one reused buffer. */
+export class DecisionWriter {
+  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+  private at = 0;
+  count = 0;
+
+  add(e: LoggedDecision): void {
+    let input: Buffer | string | undefined;
+    if (e.input_text !== undefined) input = e.input_text;
+    else if (e.input_partial) throw new Error('a decision read from part of its input came without the input text');
+    else if (e.input !== undefined) input = toJSONText(e.input);
+    for (const k of STRING_FIELDS) this.section(e[k]);
+    const rare = e.error !== undefined || e.metrics !== undefined || e.req_id !== undefined || e.revisions !== undefined;
+    // (JSON.stringify leaves the undefined ones out)
+    this.section(rare ? JSON.stringify({ error: e.error, metrics: e.metrics, req_id: e.req_id, revisions: e.revisions } satisfies RareFields) : undefined);
+    this.section(input);
+    this.section(e.result === undefined ? undefined : (e.result_json ?? toJSONText(e.result)));
+    this.section(e.nd_builtin_cache === undefined ? undefined : toJSONText(e.nd_builtin_cache));
+    this.count++;
+  }
+
+  /** The decisions added since the last take, as one Buffer of their own; the writer starts over. */
+  take(): Buffer {
+    const out = Buffer.from(this.buf.subarray(0, this.at));
+    this.at = 0;
+    this.count = 0;
+    return out;
+  }
+
+  private section(s: Buffer | string | undefined): void {
+    if (s === undefined) {
+      this.room(4);
+      this.buf.writeUInt32LE(NONE, this.at);
+      this.at += 4;
+      return;
+    }
+    // a string takes at most 3 bytes a UTF-16 unit
+    this.room(4 + (typeof s === 'string' ? s.length * 3 : s.length));
+    const n = typeof s === 'string' ? this.buf.write(s, this.at + 4, 'utf8') : s.copy(this.buf, this.at + 4);
+    this.buf.writeUInt32LE(n, this.at);
+    this.at += 4 + n;
+  }
+
+  private room(n: number): void {
+    if (this.at + n <= this.buf.length) return;
+    const bigger = Buffer.allocUnsafeSlow(Math.max(this.buf.length * 2, this.at + n));
+    this.buf.copy(bigger, 0, 0, this.at);
+    this.buf = bigger;
+  }
+}
+
+/** Stands for an input the primary holds only as text: the log reads it from input_text (loggedInput). */
+const INPUT_IN_TEXT: Value = Object.freeze({}) as Value;
+
+/** The decisions of a DecisionWriter's Buffer, oldest first; their input texts are views of it. */
+export function readDecisions(buf: Buffer): LoggedDecision[] {
+  const out: LoggedDecision[] = [];
+  let at = 0;
+  const section = (): Buffer | undefined => {
+    const n = buf.readUInt32LE(at);
+    at += 4;
+    if (n === NONE) return undefined;
+    const s = buf.subarray(at, at + n);
+    at += n;
+    return s;
+  };
+  const str = (): string | undefined => section()?.toString('utf8');
+  while (at < buf.length) {
+    const decision_id = str()!;
+    const path = str();
+    const query = str();
+    const timestamp = str();
+    const requested_by = str();
+    const trace_id = str();
+    const span_id = str();
+    const rareText = str();
+    const rare: RareFields = rareText === undefined ? {} : (JSON.parse(rareText) as RareFields);
+    const input = section();
+    const result = str();
+    const nd = str();
+    out.push({
+      decision_id,
+      path,
+      query,
+      error: rare.error,
+      timestamp,
+      metrics: rare.metrics,
+      requested_by,
+      req_id: rare.req_id,
+      trace_id,
+      span_id,
+      revisions: rare.revisions,
+      input: input === undefined ? undefined : INPUT_IN_TEXT,
+      input_text: input,
+      input_partial: input !== undefined || undefined,
+      result: result === undefined ? undefined : parseJSON(result),
+      result_json: result,
+      nd_builtin_cache: nd === undefined ? undefined : parseJSON(nd),
+    });
+  }
+  return out;
+}
