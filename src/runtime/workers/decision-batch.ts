@@ -13,8 +13,9 @@ import { DecisionWriter } from './decision-wire.js';
  * decision more than 20 (bench/logs-workers.ts). Uploads wait a second or more anyway.
  */
 const DELAY_MS = 20;
-/** A batch this large goes at once. */
+/** A batch this large goes at once (decisions, or bytes: large inputs make large batches). */
 const MAX_EVENTS = 512;
+const MAX_BYTES = 1024 * 1024;
 
 export class DecisionBatch {
   private readonly writer = new DecisionWriter();
@@ -24,7 +25,7 @@ export class DecisionBatch {
 
   push(d: LoggedDecision): void {
     this.writer.add(d);
-    if (this.writer.count >= MAX_EVENTS) this.flush();
+    if (this.writer.count >= MAX_EVENTS || this.writer.size >= MAX_BYTES) this.flush();
     // unref: a pending batch never keeps the process alive; leaving flushes it
     else if (this.timer === undefined) this.timer = setTimeout(() => this.flush(), DELAY_MS).unref();
   }

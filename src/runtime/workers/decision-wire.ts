@@ -33,6 +33,11 @@ export class DecisionWriter {
   private at = 0;
   count = 0;
 
+  /** The bytes written since the last take. */
+  get size(): number {
+    return this.at;
+  }
+
   add(e: LoggedDecision): void {
     let input: Buffer | string | undefined;
     if (e.input_text !== undefined) input = e.input_text;

@@ -197,5 +197,12 @@ describe("a worker's batch of logged decisions", () => {
     // the timer of a flushed batch does not send it again
     vi.advanceTimersByTime(50);
     expect(sent).toHaveLength(3);
+    // large inputs: a batch goes once it holds a MiB
+    const big = { decision_id: 'big', input: { s: 'x'.repeat(300_000) } };
+    for (let i = 0; i < 3; i++) batch.push(big);
+    expect(sent).toHaveLength(3);
+    batch.push(big);
+    expect(sent).toHaveLength(4);
+    expect(sent[3]).toHaveLength(4);
   });
 });
