@@ -12,12 +12,10 @@
 // do not count). BENCH_ITEMS=<n> makes each input larger by n records the policy does not read.
 import autocannon from 'autocannon';
 import { fork, spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
 import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { rbacScenario } from './scenarios/rbac.js';
+import { countingCollector } from './lib/collector.js';
 import { policyText } from './lib/regolith.js';
 
 const [rateArg, secsArg, roundsArg, ...specs] = process.argv.slice(2);
@@ -28,24 +26,6 @@ if (!rate || !secs || !rounds || !specs.length) {
 }
 
 interface Srv { name: string; child: ChildProcess; url: string; col: { events: number; close(): void } }
-
-async function collector(): Promise<{ url: string; events: number; close(): void }> {
-  const c = { url: '', events: 0, close: () => {} };
-  const srv = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (b: Buffer) => parts.push(b));
-    req.on('end', () => {
-      const t = gunzipSync(Buffer.concat(parts)).toString();
-      for (let i = t.indexOf('"decision_id":'); i >= 0; i = t.indexOf('"decision_id":', i + 1)) c.events++;
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  c.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  c.close = () => { srv.closeAllConnections(); srv.close(); };
-  return c;
-}
 
 function state(s: Srv): Promise<{ cpu: number; logged: number }> {
   return new Promise((r) => {
@@ -77,7 +57,7 @@ const requests = s.cases.map((c) => ({ method: 'POST' as const, path, body: `{"i
 const servers: Srv[] = [];
 for (const [i, spec] of specs.entries()) {
   const [bundlePath, mode, flags = ''] = spec.split(':');
-  const col = await collector();
+  const col = await countingCollector();
   const child = fork(bundlePath!, [mode!], {
     execArgv: flags.split(',').filter(Boolean),
     env: { ...process.env, BENCH_COLLECTOR_URL: col.url },

@@ -8,13 +8,11 @@
 // (workers default 2; 0 runs one process without --workers)
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { rbacScenario } from './scenarios/rbac.js';
+import { countingCollector, type CountingCollector } from './lib/collector.js';
 import { fail, policyText } from './lib/regolith.js';
 import { treeCpu } from './lib/proc.js';
 
@@ -22,27 +20,7 @@ const [rateArg, secsArg, roundsArg, ...specs] = process.argv.slice(2);
 const rate = Number(rateArg), secs = Number(secsArg), rounds = Number(roundsArg);
 if (!rate || !secs || !rounds || !specs.length) fail('usage: logs-workers.ts <rate> <seconds> <rounds> <dist/cli/main.js>[:<workers>] ...');
 
-interface Collector { url: string; events: number; close(): void }
-
-async function collector(): Promise<Collector> {
-  const c: Collector = { url: '', events: 0, close: () => {} };
-  const srv = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (b: Buffer) => parts.push(b));
-    req.on('end', () => {
-      const t = gunzipSync(Buffer.concat(parts)).toString();
-      for (let i = t.indexOf('"decision_id":'); i >= 0; i = t.indexOf('"decision_id":', i + 1)) c.events++;
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  c.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  c.close = () => { srv.closeAllConnections(); srv.close(); };
-  return c;
-}
-
-interface Server { name: string; child: ChildProcess; url: string; col?: Collector; logged: number }
+interface Server { name: string; child: ChildProcess; url: string; col?: CountingCollector; logged: number }
 
 const dir = mkdtempSync(join(tmpdir(), 'regolith-logs-workers-'));
 const s = rbacScenario();
@@ -51,7 +29,7 @@ const requests = s.cases.map((c) => ({ method: 'POST' as const, path, body: `{"i
 let port = 18_400 + Math.floor(Math.random() * 1000);
 
 async function start(bin: string, workers: number, logs: boolean, i: number): Promise<Server> {
-  const col = logs ? await collector() : undefined;
+  const col = logs ? await countingCollector() : undefined;
   const config = join(dir, `config-${i}.json`);
   writeFileSync(config, JSON.stringify(col ? { services: { collector: { url: col.url } }, decision_logs: { service: 'collector', reporting: { min_delay_seconds: 1, max_delay_seconds: 2 } } } : {}));
   const url = `http://127.0.0.1:${++port}`;
