@@ -33,12 +33,10 @@
 import autocannon, { type Result } from 'autocannon';
 import { execFileSync, fork, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { bundle } from './lib/bundle.js';
+import { countingCollector, type CountingCollector } from './lib/collector.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
 import { machine, table } from './lib/stats.js';
@@ -302,32 +300,6 @@ function threadCpu(pid: number): { main: number; other: number } {
   return out;
 }
 
-/** The decision-log collector: accepts every upload (204) and counts bytes, uploads and events. */
-async function collector(): Promise<{ url: string; bytes: number; uploads: number; events: number; close(): void }> {
-  const c = { url: '', bytes: 0, uploads: 0, events: 0, close: () => {} };
-  const srv = createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (b: Buffer) => parts.push(b));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      c.bytes += body.length;
-      c.uploads++;
-      // count events without parsing them: each has exactly one "decision_id" key
-      const text = gunzipSync(body).toString();
-      for (let i = text.indexOf('"decision_id":'); i >= 0; i = text.indexOf('"decision_id":', i + 1)) c.events++;
-      res.statusCode = 204;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  c.url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}`;
-  c.close = () => {
-    srv.closeAllConnections();
-    srv.close();
-  };
-  return c;
-}
-
 interface LogRun extends Run {
   /** Server CPU per decision on its main thread (the event loop) and on its other threads. */
   main: number;
@@ -357,12 +329,12 @@ interface LogRow {
  */
 async function loggingRuns(requests: { path: string; body: string }[], s: ReturnType<typeof rbacScenario>, path: string, hand: (json: string) => unknown): Promise<LogRow[]> {
   const baseline = process.env['BENCH_LOG_BASELINE'];
-  const loggers: { srv: Server; col: Awaited<ReturnType<typeof collector>> }[] = [];
+  const loggers: { srv: Server; col: CountingCollector }[] = [];
   const plain = await startChild('regolith-nologs');
   const rows: LogRow[] = [];
   try {
     for (const from of baseline ? [undefined, baseline] : [undefined]) {
-      const col = await collector();
+      const col = await countingCollector();
       process.env['BENCH_COLLECTOR_URL'] = col.url;
       loggers.push({ srv: await startChild('regolith-logs', from), col });
     }
