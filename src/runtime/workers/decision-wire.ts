@@ -15,6 +15,9 @@ import { parseJSON, toJSONText, type Value } from '../../value/index.js';
 import type { LoggedDecision } from '../../plugins/logs/event.js';
 
 const NONE = 0xffffffff;
+const FIRST_BYTES = 64 * 1024;
+/** The most a writer's buffer keeps between batches (a batch goes at 1 MiB). */
+const KEPT_BYTES = 2 * 1024 * 1024;
 
 /** The fields that are strings, in the order they cross. */
 const STRING_FIELDS = ['decision_id', 'path', 'query', 'timestamp', 'requested_by', 'trace_id', 'span_id'] as const;
@@ -29,7 +32,7 @@ interface RareFields {
 
 /** Decisions written one after the other into one reused buffer. */
 export class DecisionWriter {
-  private buf = Buffer.allocUnsafeSlow(64 * 1024);
+  private buf = Buffer.allocUnsafeSlow(FIRST_BYTES);
   private at = 0;
   count = 0;
 
@@ -58,6 +61,8 @@ export class DecisionWriter {
     const out = Buffer.from(this.buf.subarray(0, this.at));
     this.at = 0;
     this.count = 0;
+    // a buffer grown for a huge input is not kept
+    if (this.buf.length > KEPT_BYTES) this.buf = Buffer.allocUnsafeSlow(FIRST_BYTES);
     return out;
   }
 
