@@ -185,6 +185,32 @@ describe('regolith run --server --workers 2', () => {
     expect(posts).toBeGreaterThanOrEqual(30);
   }, 60_000);
 
+  it('logs what each decision saw, whichever worker made it: a body as the client wrote it, a GET input, a large body read in part', async () => {
+    const big = { user: 'bob', items: Array.from({ length: 120 }, (_, i) => ({ id: `item-${i}`, n: i })) };
+    expect(JSON.stringify({ input: big }).length).toBeGreaterThan(2000);
+    const cases = [
+      { method: 'POST', path: '/v1/data/authz/allow', body: '{"input": {"z": 1, "user": "alice", "a": "\\u00e9"}}', input: { z: 1, user: 'alice', a: 'é' } },
+      { method: 'GET', path: '/v1/data/authz/allow?input=' + encodeURIComponent('{"user":"carol","b":[1,2]}'), body: undefined, input: { user: 'carol', b: [1, 2] } },
+      { method: 'POST', path: '/v1/data/authz/allow', body: JSON.stringify({ input: big }), input: big },
+    ];
+    const made: { id: string; input: unknown; result: unknown }[] = [];
+    for (let i = 0; i < 4; i++) {
+      for (const c of cases) {
+        const r = await request(c.method, c.path, c.body, true);
+        expect(r.status).toBe(200);
+        made.push({ id: r.body.decision_id, input: c.input, result: r.body.result });
+      }
+    }
+    const event = (id: string) => collector.events.find((e) => e['decision_id'] === id);
+    await waitFor('the decisions at the collector', () => made.every((m) => event(m.id)), 15_000);
+    for (const m of made) {
+      const e = event(m.id)!;
+      expect(e['input']).toEqual(m.input);
+      expect(e['result']).toEqual(m.result);
+      expect(e['path']).toBe('authz/allow');
+    }
+  }, 60_000);
+
   it('serves the web console from the workers: pages, playground, the live decision stream fed by the primary, impact from the primary', async () => {
     expect((await fetch(`${run.url}/ui`)).status).toBe(200);
     const ev = await request('POST', '/ui/api/eval', { modules: { 'a.rego': 'package a\n\nx := 2 * 21\n' }, query: 'data.a.x' });
