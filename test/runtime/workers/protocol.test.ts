@@ -180,12 +180,12 @@ describe("a worker's batch of logged decisions", () => {
     const batch = new DecisionBatch((b) => sent.push(ids(b)));
     batch.push({ decision_id: '1' });
     batch.push({ decision_id: '2' });
-    vi.advanceTimersByTime(19);
+    vi.advanceTimersByTime(99);
     expect(sent).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(sent).toEqual([['1', '2']]);
     // nothing pending: no message
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(500);
     batch.flush();
     expect(sent).toHaveLength(1);
     for (let i = 0; i < 512; i++) batch.push({ decision_id: String(i) });
@@ -195,7 +195,7 @@ describe("a worker's batch of logged decisions", () => {
     batch.flush();
     expect(sent[2]).toEqual(['600']);
     // the timer of a flushed batch does not send it again
-    vi.advanceTimersByTime(50);
+    vi.advanceTimersByTime(500);
     expect(sent).toHaveLength(3);
     // large inputs: a batch goes once it holds a MiB
     const big = { decision_id: 'big', input: { s: 'x'.repeat(300_000) } };
