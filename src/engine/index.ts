@@ -39,4 +39,5 @@ export type {
   ModuleInstall,
   ModuleChanges,
   DecisionEvent,
+  LoggedDecision,
 } from './types.js';

@@ -184,3 +184,17 @@ export interface DecisionEvent {
   /** Revisions of data the decision read besides the bundles' (an adapter's document: "adapter/<name>"), logged under `bundles`. */
   revisions?: Record<string, string>;
 }
+
+/** A decision as the server hands it to the decision logger: the event, and text it already has. */
+export interface LoggedDecision extends DecisionEvent {
+  /** The result's JSON text (toJSONText) when the response already wrote it: the log need not write it again. */
+  result_json?: string;
+  /**
+   * The input's JSON text, a view of the request body, when the body is `{"input": ...}` and
+   * nothing else and the server checked that the text can stand for the input
+   * (value/json-input-text.ts): the log copies it instead of writing the value again.
+   */
+  input_text?: Buffer;
+  /** `input` holds only what the decision read; the whole input is `input_text` (plugins/logs/logged-input.ts). */
+  input_partial?: boolean;
+}

@@ -11,7 +11,7 @@ import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
 import { buildInfo, regolithVersion } from '../engine/version.js';
-import type { DecisionEvent, Engine } from '../engine/index.js';
+import type { DecisionEvent, Engine, LoggedDecision } from '../engine/index.js';
 import { spans } from '../engine/spans.js';
 import { DEFAULT_LIMITS, type BodyLimits } from './body.js';
 import type { GzipSettings } from './respond.js';
@@ -23,21 +23,7 @@ export interface PluginStatus {
   message?: string;
 }
 
-export type { DecisionEvent };
-
-/** A decision as the server hands it to the decision logger. */
-export interface LoggedDecision extends DecisionEvent {
-  /** The result's JSON text (toJSONText) when the response already wrote it: the log need not write it again. */
-  result_json?: string;
-  /**
-   * The input's JSON text, a view of the request body, when the body is `{"input": ...}` and
-   * nothing else and the server checked that the text can stand for the input
-   * (value/json-input-text.ts): the log copies it instead of writing the value again.
-   */
-  input_text?: Buffer;
-  /** `input` holds only what the decision read (the body was read sparsely); the whole input is `input_text`. */
-  input_partial?: boolean;
-}
+export type { DecisionEvent, LoggedDecision };
 
 /** What a route reports; ndCache is the map it gave the engine (ServerContext.ndCache()). */
 export type DecisionRecord = Omit<LoggedDecision, 'timestamp' | 'nd_builtin_cache'> & {

@@ -8,6 +8,7 @@
 
 import { DEFAULT_MAX_DEPTH, JSONParseError, parseJSON, type ParseOptions } from './json-read.js';
 import type { Value } from './types.js';
+import { MAX_EXPONENT } from './number.js';
 
 /**
  * The parts of a document that are read. `all`: the whole value. Otherwise the members
@@ -430,8 +431,9 @@ class SparseReader {
       const digits = i;
       do c = s.charCodeAt(++i);
       while (c >= 48 && c <= 57);
-      // the whole reader refuses an exponent past 1e9 (parseDecimal): so must a skipped number
-      if (i - digits > 9 && Number(s.slice(digits, i)) > 1e9) {
+      // the whole reader refuses an exponent past MAX_EXPONENT (parseDecimal): so must a skipped
+      // number (nine digits or fewer are below it: no slice for them)
+      if (i - digits > 9 && Number(s.slice(digits, i)) > MAX_EXPONENT) {
         this.pos = i;
         this.fail('invalid number');
       }

@@ -54,13 +54,19 @@ export function decimalText(mant: bigint, exp: number): string {
 
 const DECIMAL_RE = /^(-)?(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/;
 
+/**
+ * The largest exponent a number's text may have (either sign): an exact decimal past it
+ * cannot be compared or printed in bounded time. Readers that only skip a number check it too.
+ */
+export const MAX_EXPONENT = 1e9;
+
 /** Parses a JSON number text exactly. Returns undefined when it is not a number. */
 export function parseDecimal(text: string): { mant: bigint; exp: number } | undefined {
   const m = DECIMAL_RE.exec(text);
   if (!m) return undefined;
   const frac = m[3] ?? '';
   const expPart = m[4] ? Number(m[4]) : 0;
-  if (!Number.isFinite(expPart) || Math.abs(expPart) > 1e9) return undefined;
+  if (!Number.isFinite(expPart) || Math.abs(expPart) > MAX_EXPONENT) return undefined;
   let mant = BigInt(m[2] + frac);
   if (m[1]) mant = -mant;
   return { mant, exp: expPart - frac.length };

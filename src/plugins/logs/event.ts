@@ -8,18 +8,10 @@
 // already wrote (`result_json`). A test holds the two to identical text.
 
 import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
-import type { DecisionEvent } from '../../engine/index.js';
+import type { LoggedDecision } from '../../engine/index.js';
 import { loggedInput } from './logged-input.js';
 
-/** A decision as the server reports it, with the result's JSON text when it wrote one. */
-export interface LoggedDecision extends DecisionEvent {
-  /** toJSONText(result), already written for the response (saves serialising it twice). */
-  result_json?: string;
-  /** The input's JSON text from the request body, which the server checked stands for it: copied as it is. */
-  input_text?: Buffer;
-  /** `input` holds only what the decision read; the whole input is `input_text` (see loggedInput). */
-  input_partial?: boolean;
-}
+export type { LoggedDecision };
 
 const PATHS_MAX = 1000;
 const paths = new Map<string, string>();

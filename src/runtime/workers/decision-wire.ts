@@ -91,8 +91,12 @@ export class DecisionWriter {
 /** Stands for an input the primary holds only as text: the log reads it from input_text (loggedInput). */
 const INPUT_IN_TEXT: Value = Object.freeze({}) as Value;
 
-/** The decisions of a DecisionWriter's Buffer, oldest first; their input texts are views of it. */
-export function readDecisions(buf: Buffer): LoggedDecision[] {
+/**
+ * The decisions of a DecisionWriter's Buffer, oldest first; their input texts are views of it.
+ * (After IPC the bytes may arrive as a plain Uint8Array view of the message.)
+ */
+export function readDecisions(bytes: Uint8Array): LoggedDecision[] {
+  const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: LoggedDecision[] = [];
   let at = 0;
   const section = (): Buffer | undefined => {

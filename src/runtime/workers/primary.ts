@@ -115,8 +115,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
         break;
       case 'decisions': {
         const logger = rt.plugins.serverOptions.decisionLogger;
-        // (the batch may arrive as a plain Uint8Array view of the message's bytes)
-        if (logger) for (const d of readDecisions(Buffer.from(msg.batch.buffer, msg.batch.byteOffset, msg.batch.byteLength))) void logger(d);
+        if (logger) for (const d of readDecisions(msg.batch)) void logger(d);
         break;
       }
       case 'metrics':
