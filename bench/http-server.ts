@@ -14,6 +14,8 @@
 //             1 to 2 s (BENCH_LOG_DELAY, seconds: "min,max"), started by the plugin manager
 //             from a configuration as `regolith run` does
 //   regolith-nologs  the same, with no decision_logs section (the figure to compare with)
+//   regolith-nullsink  regolith-nologs with a decision logger that drops every event: the
+//             server's own share of logging's cost
 //   node-body a bare node:http server that reads the body, JSON.parses it and answers a
 //             constant: the ceiling for any Node server answering these requests (issue 30)
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
@@ -46,7 +48,7 @@ async function main(): Promise<void> {
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
     url = s.url;
-  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs') {
+  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs' || mode === 'regolith-nullsink') {
     const [min, max] = (process.env['BENCH_LOG_DELAY'] ?? '1,2').split(',').map(Number);
     const config = validateConfig({
       // regolith-nologs has the service too, unused (no plugin talks to it)
@@ -57,7 +59,10 @@ async function main(): Promise<void> {
     const manager = new PluginManager({ config, engine });
     await manager.start();
     logged = () => manager.decisionLogs?.counts.logged ?? 0;
-    const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions() });
+    // regolith-nullsink: the server's side of logging alone (ids, the input's text, the
+    // event handed over) with a logger that drops every event
+    const sink = mode === 'regolith-nullsink' ? { decisionLogger: () => undefined, decisionLoggerReadsBody: true } : {};
+    const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions(), ...sink });
     url = s.url;
   } else if (mode === 'regolith-secure') {
     const engine = new RegolithEngine();

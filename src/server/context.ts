@@ -1,6 +1,5 @@
 // Server options, and the resolved settings every route module shares.
 
-import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Hono } from 'hono';
 import type { Logger } from 'pino';
@@ -10,6 +9,7 @@ import type { Registry } from 'prom-client';
 import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
+import { newDecisionId } from './decision-id.js';
 import { buildInfo, regolithVersion } from '../engine/version.js';
 import type { DecisionEvent, Engine, LoggedDecision } from '../engine/index.js';
 import { spans } from '../engine/spans.js';
@@ -191,7 +191,7 @@ export function resolveContext(opts: ServerOptions): ServerContext {
     logger,
     decisionId: () => {
       if (!opts.decisionLogger) return undefined;
-      const id = (opts.decisionIdFactory ?? randomUUID)();
+      const id = (opts.decisionIdFactory ?? newDecisionId)();
       // as OPA's annotateSpan: the request's server span carries the decision id it logs
       spans()?.annotate('opa.decision_id', id);
       return id;
