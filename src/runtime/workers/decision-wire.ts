@@ -99,15 +99,27 @@ export function readDecisions(bytes: Uint8Array): LoggedDecision[] {
   const buf = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const out: LoggedDecision[] = [];
   let at = 0;
-  const section = (): Buffer | undefined => {
+  // the length of the next section (NONE: absent); `at` moves past its length word
+  const next = (): number => {
     const n = buf.readUInt32LE(at);
     at += 4;
+    return n;
+  };
+  const section = (): Buffer | undefined => {
+    const n = next();
     if (n === NONE) return undefined;
     const s = buf.subarray(at, at + n);
     at += n;
     return s;
   };
-  const str = (): string | undefined => section()?.toString('utf8');
+  // (decoded in place: a view per string field cost the primary more than the decoding)
+  const str = (): string | undefined => {
+    const n = next();
+    if (n === NONE) return undefined;
+    const s = buf.toString('utf8', at, at + n);
+    at += n;
+    return s;
+  };
   while (at < buf.length) {
     const decision_id = str()!;
     const path = str();
