@@ -35,8 +35,9 @@ describe('decision events sent to the primary', () => {
     const r = seededRandom(3030);
     for (let i = 0; i < 1500; i++) {
       const d: LoggedDecision = { decision_id: `id-${i}`, timestamp: '2026-11-27T06:00:00.000Z' };
-      if (r() < 0.8) d.path = pickOf(r, ['data.rbac.allow', 'data.a["b c"][0].d']);
-      if (r() < 0.2) d.query = 'x = data.q';
+      // string fields short and long, ASCII and not (the writer copies short ASCII byte by byte)
+      if (r() < 0.8) d.path = pickOf(r, ['data.rbac.allow', 'data.a["b c"][0].d', 'data.a["é"].b', `data.${'p'.repeat(70)}`, `data.x["${'ü'.repeat(40)}"]`]);
+      if (r() < 0.2) d.query = pickOf(r, ['x = data.q', 'x = "ß"', `x = "${'q'.repeat(63)}é"`]);
       if (r() < 0.3) {
         // the body's own text, as the server hands it over (kept as the client wrote it)
         const json = JSON.stringify(plainValue(r, 4));
@@ -47,7 +48,7 @@ describe('decision events sent to the primary', () => {
       if (r() < 0.7) d.result = randomValue(r, 3);
       if (d.result !== undefined && r() < 0.5) d.result_json = toJSONText(d.result);
       if (r() < 0.2) d.error = { code: 'internal_error', message: 'bad "thing"\n' };
-      if (r() < 0.4) d.requested_by = '127.0.0.1:5000';
+      if (r() < 0.4) d.requested_by = pickOf(r, ['127.0.0.1:5000', '[::1]:5000', 'ünïcode-peer']);
       if (r() < 0.3) d.metrics = { timer_rego_query_eval_ns: 1200 };
       if (r() < 0.2) d.nd_builtin_cache = randomValue(r, 2);
       if (r() < 0.2) d.req_id = i;
