@@ -3,7 +3,8 @@
 // events), and the same builds without decision logs, all loaded AT THE SAME TIME with the
 // same RBAC decisions at a fixed rate by autocannon, so that whatever else runs on the machine
 // weighs on all of them alike. Prints each server's CPU per decision (primary and workers,
-// every thread, from /proc); each round lasts until every collector has every logged event.
+// every thread, from /proc; the main threads' share, and with workers the primary's alone);
+// each round lasts until every collector has every logged event.
 //   npx tsx bench/logs-workers.ts <rate> <seconds> <rounds> <dist/cli/main.js>[:<workers>] ...
 // (workers default 2; 0 runs one process without --workers)
 import autocannon from 'autocannon';
@@ -83,7 +84,8 @@ for (let round = 0; round < rounds; round++) {
     const n = res[i]!.requests.total;
     const cpu = (after[i]!.user + after[i]!.system - before[i]!.user - before[i]!.system) / n;
     per.set(x.name, [...(per.get(x.name) ?? []), cpu]);
-    return `${x.name} ${cpu.toFixed(1)} µs (main threads ${((after[i]!.main - before[i]!.main) / n).toFixed(1)}) ${Math.round(res[i]!.requests.average)}/s`;
+    const primary = x.name.includes(' workers') ? `, primary ${((after[i]!.root - before[i]!.root) / n).toFixed(1)}` : '';
+    return `${x.name} ${cpu.toFixed(1)} µs (main threads ${((after[i]!.main - before[i]!.main) / n).toFixed(1)}${primary}) ${Math.round(res[i]!.requests.average)}/s`;
   });
   console.log(`round ${round + 1}, load ${loadavg()[0]!.toFixed(1)}: ${line.join(' | ')}`);
 }

@@ -15,6 +15,8 @@ export interface TreeCpu {
   system: number;
   /** µs of CPU of the processes' main threads (their event loops), user and kernel. */
   main: number;
+  /** µs of CPU of the first process alone (a cluster's primary), every thread. */
+  root: number;
 }
 
 /** utime and stime (clock ticks) from a /proc/.../stat line; the name may hold spaces. */
@@ -34,7 +36,7 @@ export function processTree(pid: number): number[] {
 
 /** CPU so far of a process and its children. A process that exits between reads counts as nothing. */
 export function treeCpu(pid: number): TreeCpu {
-  const out: TreeCpu = { user: 0, system: 0, main: 0 };
+  const out: TreeCpu = { user: 0, system: 0, main: 0, root: 0 };
   for (const p of processTree(pid)) {
     try {
       const [u, s] = times(readFileSync(`/proc/${p}/stat`, 'utf8'));
@@ -42,6 +44,7 @@ export function treeCpu(pid: number): TreeCpu {
       out.user += u * TICK_US;
       out.system += s * TICK_US;
       out.main += (mu + ms) * TICK_US;
+      if (p === pid) out.root = (u + s) * TICK_US;
     } catch {
       /* exited */
     }
