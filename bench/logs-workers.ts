@@ -6,7 +6,8 @@
 // every thread, from /proc; the main threads' share, and with workers the primary's alone);
 // each round lasts until every collector has every logged event.
 //   npx tsx bench/logs-workers.ts <rate> <seconds> <rounds> <dist/cli/main.js>[:<workers>] ...
-// (workers default 2; 0 runs one process without --workers)
+// (workers default 2; 0 runs one process without --workers). BENCH_NODE_ARGS: node flags for
+// every server, e.g. "--cpu-prof --cpu-prof-dir=DIR" (NODE_OPTIONS refuses --cpu-prof).
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -35,7 +36,8 @@ async function start(bin: string, workers: number, logs: boolean, i: number): Pr
   writeFileSync(config, JSON.stringify(col ? { services: { collector: { url: col.url } }, decision_logs: { service: 'collector', reporting: { min_delay_seconds: 1, max_delay_seconds: 2 } } } : {}));
   const url = `http://127.0.0.1:${++port}`;
   const args = [bin, 'run', '--server', '--addr', `127.0.0.1:${port}`, '--config-file', config, '--log-level', 'error', ...(workers ? ['--workers', String(workers)] : [])];
-  const child = spawn(process.execPath, args, { stdio: ['ignore', 'ignore', 'inherit'] });
+  // BENCH_NODE_ARGS: node flags for every server (--cpu-prof and the like, which NODE_OPTIONS refuses)
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...args], { stdio: ['ignore', 'ignore', 'inherit'] });
   for (let t = 0; ; t++) {
     if ((await fetch(`${url}/health`).then((r) => r.status, () => 0)) === 200) break;
     if (t > 200 || child.exitCode !== null) fail(`${bin} did not start`);
