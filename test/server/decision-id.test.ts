@@ -6,13 +6,13 @@ const V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}
 describe('newDecisionId', () => {
   it('makes version 4 UUIDs as randomUUID writes them, all different, across refills of its random pool', () => {
     const seen = new Set<string>();
-    // 256 ids per refill: this crosses the pool's end several times
-    for (let i = 0; i < 2000; i++) {
+    // 4,096 ids per refill: this crosses the pool's end twice
+    for (let i = 0; i < 10000; i++) {
       const id = newDecisionId();
       expect(id).toMatch(V4);
       seen.add(id);
     }
-    expect(seen.size).toBe(2000);
+    expect(seen.size).toBe(10000);
   });
 
   it('uses every hex digit in every free position (the bytes are random, not a counter)', () => {
