@@ -112,25 +112,8 @@ export class EventWriter {
 
   /** Any string, as UTF-8. */
   private text(s: string): void {
-    const n = s.length;
-    const b = this.room(3 * n);
-    const start = this.at;
-    if (n <= 64) {
-      let at = start;
-      for (let i = 0; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) {
-          at = -1;
-          break;
-        }
-        b[at++] = c;
-      }
-      if (at >= 0) {
-        this.at = at;
-        return;
-      }
-    }
-    this.at = start + b.write(s, start);
+    const b = this.room(3 * s.length);
+    this.at += writeUtf8(b, this.at, s);
   }
 
   /** A string's JSON text, as JSON.stringify writes it. */
@@ -211,6 +194,25 @@ export class EventWriter {
     }
     this.ascii('}');
   }
+}
+
+/**
+ * Writes `s` as UTF-8 into `b` at `at` (room for 3 bytes a UTF-16 unit); returns its byte
+ * length. Short ASCII (ids, times, paths, most keys) goes byte by byte: cheaper than a call into
+ * the runtime.
+ */
+export function writeUtf8(b: Buffer, at: number, s: string): number {
+  const n = s.length;
+  if (n <= 64) {
+    let i = 0;
+    for (; i < n; i++) {
+      const c = s.charCodeAt(i);
+      if (c >= 0x80) break;
+      b[at + i] = c;
+    }
+    if (i === n) return n;
+  }
+  return b.write(s, at);
 }
 
 /** An object's keys in the order Object.keys gave them, their sorted order, and each sorted key's `"key":` bytes. */

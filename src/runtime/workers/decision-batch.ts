@@ -1,4 +1,4 @@
-// A worker's logged decisions, sent to the primary a few milliseconds' worth at a time: one
+// A worker's logged decisions, sent to the primary up to DELAY_MS' worth at a time: one
 // IPC message (one Buffer, one write, one 'message' event in the primary) for many decisions
 // instead of one each. The decisions are written into the batch as they are logged (nothing
 // of the request is kept), wait at most DELAY_MS (100 ms), and are flushed before the worker's last

@@ -13,6 +13,7 @@
 
 import { parseJSON, toJSONText, type Value } from '../../value/index.js';
 import type { LoggedDecision } from '../../plugins/logs/event.js';
+import { writeUtf8 } from '../../plugins/logs/event-bytes.js';
 
 const NONE = 0xffffffff;
 const FIRST_BYTES = 64 * 1024;
@@ -75,25 +76,9 @@ export class DecisionWriter {
     }
     // a string takes at most 3 bytes a UTF-16 unit
     this.room(4 + (typeof s === 'string' ? s.length * 3 : s.length));
-    const n = typeof s === 'string' ? this.text(s, this.at + 4) : s.copy(this.buf, this.at + 4);
+    const n = typeof s === 'string' ? writeUtf8(this.buf, this.at + 4, s) : s.copy(this.buf, this.at + 4);
     this.buf.writeUInt32LE(n, this.at);
     this.at += 4 + n;
-  }
-
-  /** Writes `s` as UTF-8 at `at`; its byte length. Short ASCII (ids, times, paths) byte by byte: cheaper than a call into the runtime. */
-  private text(s: string, at: number): number {
-    const n = s.length;
-    if (n <= 64) {
-      const b = this.buf;
-      let i = 0;
-      for (; i < n; i++) {
-        const c = s.charCodeAt(i);
-        if (c >= 0x80) break;
-        b[at + i] = c;
-      }
-      if (i === n) return n;
-    }
-    return this.buf.write(s, at, 'utf8');
   }
 
   private room(n: number): void {
