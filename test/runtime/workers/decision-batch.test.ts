@@ -8,7 +8,7 @@ describe("a worker's batch of logged decisions", () => {
   afterEach(() => vi.useRealTimers());
   const ids = (b: Buffer) => readDecisions(b).map((d) => d.decision_id);
 
-  it('goes a few milliseconds after its first decision, in order, or at once when large, or when flushed', () => {
+  it('goes 100 ms after its first decision, in order, or at once when large, or when flushed', () => {
     vi.useFakeTimers();
     const sent: string[][] = [];
     const batch = new DecisionBatch((b) => sent.push(ids(b)));
