@@ -391,7 +391,7 @@ export class PluginManager {
         ...common,
         events: { has: (name) => this.adapters?.has(name) ?? false, handle: (name, ev) => this.adapters!.handle(name, ev) },
         decisionLogger: (event: DecisionEvent) => this.decisionLogs?.record(event),
-        // the plugin takes a partially read input's text from the body (logged-input.ts)
+        // the plugin takes a partially read input's text from the body (logged-values.ts)
         decisionLoggerReadsBody: true,
       };
     }

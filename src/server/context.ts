@@ -52,7 +52,7 @@ export interface ServerOptions {
   decisionLogger?: (event: LoggedDecision) => void | Promise<void>;
   /**
    * The decision logger takes an event's input from `input_text` when it says `input_partial`
-   * (plugins/logs/logged-input.ts): a large body may then be read only where the policy
+   * (plugins/logs/logged-values.ts): a large body may then be read only where the policy
    * looks, as without logging. Other loggers always get the whole input.
    */
   decisionLoggerReadsBody?: boolean;

@@ -211,6 +211,31 @@ describe('regolith run --server --workers 2', () => {
     }
   }, 60_000);
 
+  it('masks the events of decisions from either worker in the primary, with the mask policy reading their result', async () => {
+    const mask = 'package system.log\n\nmask contains "/input/secret" if input.result == true\n';
+    expect((await request('PUT', '/v1/policies/logmask', mask, true)).status).toBe(200);
+    try {
+      const made: { id: string; user: string }[] = [];
+      for (let i = 0; i < 6; i++) {
+        for (const user of ['alice', 'bob']) {
+          const r = await request('POST', '/v1/data/authz/allow', { input: { user, secret: 's3' } });
+          expect(r.status).toBe(200);
+          made.push({ id: r.body.decision_id, user });
+        }
+      }
+      const event = (id: string) => collector.events.find((e) => e['decision_id'] === id);
+      await waitFor('the decisions at the collector', () => made.every((m) => event(m.id)), 15_000);
+      for (const m of made) {
+        const e = event(m.id)!;
+        // alice is allowed: the result (true) makes the mask erase her secret; bob's is undefined
+        if (m.user === 'alice') expect([e['input'], e['result'], e['erased']]).toEqual([{ user: 'alice' }, true, ['/input/secret']]);
+        else expect([e['input'], e['result'], e['erased']]).toEqual([{ user: 'bob', secret: 's3' }, undefined, undefined]);
+      }
+    } finally {
+      expect((await request('DELETE', '/v1/policies/logmask')).status).toBe(200);
+    }
+  }, 60_000);
+
   it('serves the web console from the workers: pages, playground, the live decision stream fed by the primary, impact from the primary', async () => {
     expect((await fetch(`${run.url}/ui`)).status).toBe(200);
     const ev = await request('POST', '/ui/api/eval', { modules: { 'a.rego': 'package a\n\nx := 2 * 21\n' }, query: 'data.a.x' });

@@ -8,7 +8,7 @@
 
 import { BigNum, RObject, RSet, compareStrings, numberText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import { eventPath, EventText, type EventContext, type LoggedDecision } from './event.js';
-import { loggedInput } from './logged-input.js';
+import { loggedInput } from './logged-values.js';
 
 export class EventWriter {
   /** The last event's bytes are buf[0, length). */

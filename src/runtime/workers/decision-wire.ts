@@ -89,8 +89,12 @@ export class DecisionWriter {
   }
 }
 
-/** Stands for an input the primary holds only as text: the log reads it from input_text (loggedInput). */
-const INPUT_IN_TEXT: Value = Object.freeze({}) as Value;
+/**
+ * Stands for an input or a result the primary holds only as text: the log reads them from
+ * input_text and result_json (loggedInput, loggedResult), and parses them only for a drop or
+ * mask policy (parsing every result cost the primary ~0.8 µs a decision).
+ */
+const IN_TEXT: Value = Object.freeze({}) as Value;
 
 /**
  * The decisions of a DecisionWriter's Buffer, oldest first; their input texts are views of it.
@@ -146,11 +150,12 @@ export function readDecisions(bytes: Uint8Array): LoggedDecision[] {
       trace_id,
       span_id,
       revisions: rare.revisions,
-      input: input === undefined ? undefined : INPUT_IN_TEXT,
+      input: input === undefined ? undefined : IN_TEXT,
       input_text: input,
       input_partial: input !== undefined || undefined,
-      result: result === undefined ? undefined : parseJSON(result),
+      result: result === undefined ? undefined : IN_TEXT,
       result_json: result,
+      result_in_json: result !== undefined || undefined,
       nd_builtin_cache: nd === undefined ? undefined : parseJSON(nd),
     });
   }

@@ -19,6 +19,7 @@ import { ExitError } from '../errors.js';
 import { shutdownWait, type ShutdownPeriods, type ShutdownSignal } from '../shutdown.js';
 import type { ToPrimary } from './protocol.js';
 import { readDecisions } from './decision-wire.js';
+import { FeedRelay } from './feed-relay.js';
 import { Member } from './member.js';
 import { Replicator } from './replicator.js';
 import { ownerAnswers, statesPusher } from './owner.js';
@@ -55,9 +56,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
   const statesTimer = setInterval(() => pushStates(), 200);
   // logged (masked) decisions to the workers whose console streams them, and only those:
   // nothing crosses per decision while nobody watches
-  const unfeed = rt.plugins.decisionFeed?.subscribe((json) => {
-    for (const m of members.values()) if (m.wantsFeed) m.send({ t: 'decision-event', json });
-  });
+  const feed = new FeedRelay(rt.plugins.decisionFeed, () => members.values());
   const restarts = new RestartPolicy();
   // each serving worker's share of the connections, sent when it changes (balance.ts)
   const rebalance = (): void => {
@@ -112,6 +111,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
         break;
       case 'feed':
         m.wantsFeed = msg.on;
+        feed.update();
         break;
       case 'decisions': {
         const logger = rt.plugins.serverOptions.decisionLogger;
@@ -126,6 +126,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
 
   const onExit = (m: Member, code: number | null, signal: string | null): void => {
     members.delete(m.worker.id);
+    feed.update();
     if (stopping) return;
     rebalance();
     const how = signal ?? `exit code ${code}`;
@@ -156,7 +157,7 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
       stopping = true;
       logger.info({ reason }, 'Stopping the workers.');
       clearInterval(statesTimer);
-      unfeed?.();
+      feed.stop();
       const exits = all().map((m) => m.exited());
       // each worker stops accepting, finishes its requests in flight (forwarded ones
       // answered here meanwhile) and hands over its last decisions before it exits

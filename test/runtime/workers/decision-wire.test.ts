@@ -8,7 +8,7 @@ import { DecisionWriter, readDecisions } from '../../../src/runtime/workers/deci
 import { inputText, parseJSON, toJSONText, type Value } from '../../../src/value/index.js';
 import { buildEvent, encodeDecision, EventText, type LoggedDecision } from '../../../src/plugins/logs/event.js';
 import { EventWriter } from '../../../src/plugins/logs/event-bytes.js';
-import { loggedInput } from '../../../src/plugins/logs/logged-input.js';
+import { loggedInput, loggedResult } from '../../../src/plugins/logs/logged-values.js';
 import { pickOf, plainValue, randomValue } from '../../plugins/logs/random-values.js';
 import { seededRandom } from '../../seeded-random.js';
 
@@ -68,7 +68,7 @@ describe('decision events sent to the primary', () => {
     expect(d.input_text!.toString()).toBe(JSON.stringify(whole));
     expect(loggedInput(d)).toEqual(whole);
     expect(JSON.parse(bytes(d)).input).toEqual(whole);
-    expect(d.result).toBe(true);
+    expect(loggedResult(d)).toBe(true);
   });
 
   it('carry many decisions in one batch, in order, however large, and nothing once taken', () => {

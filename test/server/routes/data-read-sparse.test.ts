@@ -10,7 +10,7 @@ import { RegolithEngine } from '../../../src/engine/store-engine.js';
 import type { EvalOptions, EvalResult } from '../../../src/engine/types.js';
 import type { Value } from '../../../src/value/index.js';
 import type { LoggedDecision } from '../../../src/server/context.js';
-import { loggedInput } from '../../../src/plugins/logs/logged-input.js';
+import { loggedInput } from '../../../src/plugins/logs/logged-values.js';
 import { req } from '../helpers.js';
 
 /** Remembers the input each decision was evaluated with. */
