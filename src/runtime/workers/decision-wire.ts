@@ -31,6 +31,9 @@ interface RareFields {
   revisions?: Record<string, string>;
 }
 
+/** A decision without any rare field (most): no object made per decision. */
+const NO_RARE_FIELDS: RareFields = Object.freeze({});
+
 /** Decisions written one after the other into one reused buffer. */
 export class DecisionWriter {
   private buf = Buffer.allocUnsafeSlow(FIRST_BYTES);
@@ -134,7 +137,7 @@ export function readDecisions(bytes: Uint8Array): LoggedDecision[] {
     const trace_id = str();
     const span_id = str();
     const rareText = str();
-    const rare: RareFields = rareText === undefined ? {} : (JSON.parse(rareText) as RareFields);
+    const rare: RareFields = rareText === undefined ? NO_RARE_FIELDS : (JSON.parse(rareText) as RareFields);
     const input = section();
     const result = str();
     const nd = str();
