@@ -9,7 +9,7 @@ import type { Registry } from 'prom-client';
 import type { RouteFamily } from './route-table.js';
 import { newPlainObject, type Value } from '../value/index.js';
 import { ndBuiltinCacheValue } from '../engine/index.js';
-import { newDecisionId } from './decision-id.js';
+import { newDecisionId } from '../engine/decision-id.js';
 import { buildInfo, regolithVersion } from '../engine/version.js';
 import type { DecisionEvent, Engine, LoggedDecision } from '../engine/index.js';
 import { spans } from '../engine/spans.js';

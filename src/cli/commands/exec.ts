@@ -7,7 +7,6 @@
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { extname, join, resolve } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import yaml from 'js-yaml';
 import type { Logger } from 'pino';
 import { toJSONText, type Value } from '../../engine/index.js';
@@ -25,6 +24,7 @@ import { LOG_FORMATS, LOG_LEVELS, collect } from '../options.js';
 import { command, opt, type OptionsOf } from '../command.js';
 import { builtins, bundlePaths, format, logTimestampFormat, stdinInput, v0Compatible, v1Compatible } from '../flags.js';
 import { loadBuiltinModules } from '../../runtime/custom-builtins.js';
+import { newDecisionId } from '../../engine/decision-id.js';
 
 const execCommand = command({
   name: 'exec',
@@ -169,7 +169,7 @@ function evaluator(engine: RegolithEngine, manager: PluginManager, decision: str
   const ref = decisionRef(decision);
   return {
     async decide(input, path) {
-      const decisionId = randomUUID();
+      const decisionId = newDecisionId();
       const timestamp = new Date().toISOString();
       let result: ExecResult;
       try {

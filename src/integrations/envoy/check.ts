@@ -7,7 +7,6 @@
 // - evaluation errors, an undefined decision or a decision of the wrong shape: the Check
 //   fails with gRPC status UNKNOWN and OPA's message (Envoy then applies failure_mode_allow).
 
-import { randomUUID } from 'node:crypto';
 import type protobuf from 'protobufjs';
 import { toJS, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
@@ -18,6 +17,7 @@ import { checkInput } from './input.js';
 import { RequestParseError } from './request-error.js';
 import type { GrpcBodyParser } from './body.js';
 import { checkResponse, RPC_PERMISSION_DENIED } from './response.js';
+import { newDecisionId } from '../../engine/decision-id.js';
 
 /** gRPC status UNKNOWN: what a Go error returned from a handler becomes. */
 export const GRPC_UNKNOWN = 2;
@@ -40,7 +40,7 @@ function errorCode(e: unknown): string {
 
 export async function runCheck(d: CheckDeps, req: Record<string, unknown>): Promise<CheckOutcome> {
   const t0 = process.hrtime.bigint();
-  const decisionId = randomUUID();
+  const decisionId = newDecisionId();
   const ref = d.settings.ref;
   const event: DecisionEvent = { decision_id: decisionId, path: d.settings.path };
   const finish = async (outcome: CheckOutcome, reason?: string): Promise<CheckOutcome> => {

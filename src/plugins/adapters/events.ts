@@ -6,7 +6,6 @@
 // the data revisions that decided it, and those adapters then read their API again (after
 // the answer: a sender is never kept waiting on a whole read).
 
-import { randomUUID } from 'node:crypto';
 import type { DecisionEvent } from '../../engine/index.js';
 import type { Value } from '../../value/index.js';
 import type { PolicyEvaluator } from '../logs/mask.js';
@@ -15,6 +14,7 @@ import type { AdapterConfig } from './config.js';
 import { adapterBundleName } from './data-plugin.js';
 import { carriesSecret, carriesSignature, expectedSecret, pathTokenMatches } from './secret.js';
 import { EventError, type EventMapping, type IncomingEvent, type JSONValue } from './types.js';
+import { newDecisionId } from '../../engine/decision-id.js';
 
 export interface EventReply {
   status: number;
@@ -69,7 +69,7 @@ export class EventAdapterRunner {
       return { status: e.status, body: { code: 'invalid_parameter', message: `event adapter ${name}: ${e.message}` } };
     }
     const rule = this.o.config.rule!;
-    const decision_id = randomUUID();
+    const decision_id = newDecisionId();
     const deadline = this.o.config.decide_within_seconds * this.o.msPerSecond;
     const revisions: Record<string, string> = {};
     await Promise.all(

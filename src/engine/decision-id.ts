@@ -1,4 +1,5 @@
-// Decision ids: random (version 4) UUIDs, as OPA's, made as one flat string.
+// Decision ids: random (version 4) UUIDs, as OPA's, made as one flat string (the server's, the
+// Envoy Check's, exec's and the event adapters' decisions).
 //
 // crypto.randomUUID() builds its text by concatenating 20 pieces: a rope of ~20 objects that
 // the first reader flattens again (the reply's JSON writer did, per decision: ~0.35 µs of
