@@ -16,6 +16,16 @@
 //   regolith-nologs  the same, with no decision_logs section (the figure to compare with)
 //   regolith-nullsink  regolith-nologs with a decision logger that drops every event: the
 //             server's own share of logging's cost
+//   regolith-ballast  regolith-nullsink whose logger copies each decision's input text and
+//             320 more bytes into a ring of BENCH_BALLAST_KB (default 1536): the memory a
+//             logger that keeps events touches, without its work (is the plugin's cost in
+//             the server, above its cost in a loop, cache pressure on the request path?)
+//   regolith-posting  regolith-nullsink that also POSTs 32 KB gzipped bodies to the collector
+//             through the services' client, BENCH_POSTS at a time (default 5, one after the
+//             other, as an upload sends its chunks) every BENCH_POST_MS (default 1500): what the
+//             uploads alone cost the server at ~2,000 decisions/s; regolith-posting-raw writes
+//             the same requests on one kept-alive net.Socket instead (no HTTP client: what is
+//             the client's share?)
 //   node-body a bare node:http server that reads the body, JSON.parses it and answers a
 //             constant: the ceiling for any Node server answering these requests (issue 30)
 // Listens on 127.0.0.1 (a free port) and reports its URL to the parent over IPC.
@@ -25,6 +35,10 @@ import { Hono } from 'hono';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
+import { randomBytes } from 'node:crypto';
+import { gzipSync } from 'node:zlib';
+import { connect } from 'node:net';
+import { rawRequest, ServiceAgents } from '../src/plugins/services/client.js';
 import { startServer } from '../src/server/index.js';
 import { RegolithEngine } from '../src/engine/store-engine.js';
 import { validateConfig } from '../src/plugins/config/index.js';
@@ -48,7 +62,7 @@ async function main(): Promise<void> {
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
     url = s.url;
-  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs' || mode === 'regolith-nullsink') {
+  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs' || mode === 'regolith-nullsink' || mode === 'regolith-ballast' || mode === 'regolith-posting' || mode === 'regolith-posting-raw') {
     const [min, max] = (process.env['BENCH_LOG_DELAY'] ?? '1,2').split(',').map(Number);
     const config = validateConfig({
       // regolith-nologs has the service too, unused (no plugin talks to it)
@@ -61,7 +75,13 @@ async function main(): Promise<void> {
     logged = () => manager.decisionLogs?.counts.logged ?? 0;
     // regolith-nullsink: the server's side of logging alone (ids, the input's text, the
     // event handed over) with a logger that drops every event
-    const sink = mode === 'regolith-nullsink' ? { decisionLogger: () => undefined, decisionLoggerReadsBody: true } : {};
+    const sink =
+      mode === 'regolith-nullsink' || mode.startsWith('regolith-posting')
+        ? { decisionLogger: () => undefined, decisionLoggerReadsBody: true }
+        : mode === 'regolith-ballast'
+          ? { decisionLogger: ballastLogger(Number(process.env['BENCH_BALLAST_KB'] ?? 1536) * 1024), decisionLoggerReadsBody: true }
+          : {};
+    if (mode.startsWith('regolith-posting')) postEvery(mode === 'regolith-posting-raw', Number(process.env['BENCH_POST_MS'] ?? 1500), Number(process.env['BENCH_POSTS'] ?? 5), `${process.env['BENCH_COLLECTOR_URL'] ?? 'http://127.0.0.1:9'}/logs`);
     const s = await startServer({ addr: '127.0.0.1:0', engine, config: config.raw, logger: pino({ level: 'warn' }), ...manager.serverOptions(), ...sink });
     url = s.url;
   } else if (mode === 'regolith-secure') {
@@ -120,3 +140,59 @@ main().catch((e: unknown) => {
   console.error(e);
   process.exit(1);
 });
+
+/** A logger that only writes each decision's input text and 320 filler bytes into a ring of `bytes` (regolith-ballast). */
+function ballastLogger(bytes: number): (d: { input_text?: Buffer }) => undefined {
+  const ring = Buffer.alloc(bytes);
+  const filler = Buffer.alloc(320, 0x61);
+  let at = 0;
+  return (d) => {
+    const t = d.input_text;
+    const n = (t?.length ?? 0) + filler.length;
+    if (at + n > ring.length) at = 0;
+    if (t) t.copy(ring, at);
+    filler.copy(ring, at + (t?.length ?? 0));
+    at += n;
+    return undefined;
+  };
+}
+
+/** POSTs a 32 KB gzipped JSON array without events to `url`, `n` times in a row every `ms` (regolith-posting). */
+function postEvery(raw: boolean, ms: number, n: number, url: string): void {
+  const items: string[] = [];
+  let body = gzipSync('[]');
+  while (body.length < 32 * 1024) {
+    for (let i = 0; i < 200; i++) items.push(randomBytes(12).toString('hex'));
+    body = gzipSync(JSON.stringify(items));
+  }
+  const agents = new ServiceAgents();
+  const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
+  if (raw) return rawPosts(ms, n, url, body);
+  const burst = async (): Promise<void> => {
+    for (let i = 0; i < n; i++) await rawRequest(url, 'POST', headers, body, { rejectUnauthorized: true }, 10_000, undefined, undefined, agents).catch(() => undefined);
+  };
+  setInterval(() => void burst(), ms).unref();
+}
+
+/** postEvery's requests written on one kept-alive socket: each waits for its answer's status line (regolith-posting-raw). */
+function rawPosts(ms: number, n: number, url: string, body: Buffer): void {
+  const u = new URL(url);
+  const head = Buffer.from(`POST ${u.pathname} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${body.length}\r\n\r\n`);
+  const sock = connect(Number(u.port), u.hostname);
+  sock.unref();
+  let waiting: (() => void) | undefined;
+  sock.on('data', (b: Buffer) => {
+    // a 204 answer has no body: one status line per answer
+    for (let i = b.indexOf('HTTP/1.1 '); i >= 0; i = b.indexOf('HTTP/1.1 ', i + 1)) waiting?.();
+  });
+  sock.on('error', () => undefined);
+  const one = (): Promise<void> =>
+    new Promise((resolve) => {
+      waiting = resolve;
+      sock.write(Buffer.concat([head, body]));
+    });
+  const burst = async (): Promise<void> => {
+    for (let i = 0; i < n; i++) await one();
+  };
+  setInterval(() => void burst(), ms).unref();
+}
