@@ -44,7 +44,7 @@ import { RegolithEngine } from '../src/engine/store-engine.js';
 import { validateConfig } from '../src/plugins/config/index.js';
 import { PluginManager } from '../src/plugins/manager.js';
 
-const mode = process.argv[2];
+const mode = process.argv[2] ?? '';
 /** Decisions the decision log plugin has logged (the parent waits until its collector has them all). */
 let logged = (): number => 0;
 
@@ -57,12 +57,15 @@ function readNode(inc: IncomingMessage): Promise<string> {
   });
 }
 
+/** The modes made of the plugin manager's server, with or without a decision logger of some kind. */
+const LOGGING_MODES = new Set(['regolith-logs', 'regolith-nologs', 'regolith-nullsink', 'regolith-ballast', 'regolith-posting', 'regolith-posting-raw']);
+
 async function main(): Promise<void> {
   let url: string;
   if (mode === 'regolith') {
     const s = await startServer({ addr: '127.0.0.1:0', engine: new RegolithEngine(), logger: pino({ level: 'warn' }) });
     url = s.url;
-  } else if (mode === 'regolith-logs' || mode === 'regolith-nologs' || mode === 'regolith-nullsink' || mode === 'regolith-ballast' || mode === 'regolith-posting' || mode === 'regolith-posting-raw') {
+  } else if (LOGGING_MODES.has(mode)) {
     const [min, max] = (process.env['BENCH_LOG_DELAY'] ?? '1,2').split(',').map(Number);
     const config = validateConfig({
       // regolith-nologs has the service too, unused (no plugin talks to it)
@@ -124,7 +127,7 @@ async function main(): Promise<void> {
     });
     url = await new Promise<string>((resolve) => srv.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(srv.address() as AddressInfo).port}`)));
   } else {
-    throw new Error(`usage: http-server.ts regolith|regolith-logs|regolith-nologs|regolith-secure|hono|hono-body|node-body (got ${mode})`);
+    throw new Error(`usage: http-server.ts regolith|regolith-logs|regolith-nologs|regolith-nullsink|regolith-ballast|regolith-posting|regolith-posting-raw|regolith-secure|hono|hono-body|node-body (got ${mode})`);
   }
   process.send?.({ url });
 }
@@ -165,9 +168,9 @@ function postEvery(raw: boolean, ms: number, n: number, url: string): void {
     for (let i = 0; i < 200; i++) items.push(randomBytes(12).toString('hex'));
     body = gzipSync(JSON.stringify(items));
   }
+  if (raw) return rawPosts(ms, n, url, body);
   const agents = new ServiceAgents();
   const headers = { 'content-type': 'application/json', 'content-encoding': 'gzip' };
-  if (raw) return rawPosts(ms, n, url, body);
   const burst = async (): Promise<void> => {
     for (let i = 0; i < n; i++) await rawRequest(url, 'POST', headers, body, { rejectUnauthorized: true }, 10_000, undefined, undefined, agents).catch(() => undefined);
   };
@@ -178,6 +181,7 @@ function postEvery(raw: boolean, ms: number, n: number, url: string): void {
 function rawPosts(ms: number, n: number, url: string, body: Buffer): void {
   const u = new URL(url);
   const head = Buffer.from(`POST ${u.pathname} HTTP/1.1\r\nhost: ${u.host}\r\ncontent-type: application/json\r\ncontent-encoding: gzip\r\ncontent-length: ${body.length}\r\n\r\n`);
+  const request = Buffer.concat([head, body]);
   const sock = connect(Number(u.port), u.hostname);
   sock.unref();
   let waiting: (() => void) | undefined;
@@ -189,7 +193,7 @@ function rawPosts(ms: number, n: number, url: string, body: Buffer): void {
   const one = (): Promise<void> =>
     new Promise((resolve) => {
       waiting = resolve;
-      sock.write(Buffer.concat([head, body]));
+      sock.write(request);
     });
   const burst = async (): Promise<void> => {
     for (let i = 0; i < n; i++) await one();
