@@ -125,20 +125,24 @@ describe('the input text copied from a request body', () => {
     expect(copied).toBeLessThan(handed);
   });
 
-  it('copies compact bodies without escapes, as they are', () => {
+  it('copies bodies without escapes, compact or pretty-printed, as they are', () => {
     const cases = [
       '{"input":{"user":"alice","action":"read","resource":{"type":"invoice","tags":["q3","emea"]}}}',
       '{"input":[1,2.50,"é😀",null,true]}',
       '{"input":"x"}',
       '{"input":12345678901234567890}',
       '  {"input":  {"b":1, "a":2}  }\n',
+      // pretty-printed: whitespace between the brace, the key and the colon
+      '{\n  "input": {\n    "user": "alice"\n  }\n}\n',
+      '{ "input" : [1, 2] }',
+      '\t{\r\n"input"\t:"x"}',
       // escapes that cannot spell a key "input": quotes, newlines, backslashes, other characters
       '{"input":{"say":"a \\"quoted\\" word\\n","path":"C:\\\\x","e":"\\u00e9\\u65e5"}}',
     ];
     for (const c of cases) {
       const body = Buffer.from(c);
       const text = textOf(body)!;
-      expect(text).toBe(c.trim().slice('{"input":'.length, -1).trim());
+      expect(text).toBe(c.trim().slice(c.indexOf(':') - c.indexOf('{') + 1, -1).trim());
       const [start, end] = inputTextSpan(body)!;
       expect(body.toString('utf8', start, end)).toBe(text);
     }
@@ -162,6 +166,6 @@ describe('the input text copied from a request body', () => {
     const bad = Buffer.concat([Buffer.from('{"input":{"name":"'), Buffer.from([0xc3, 0x28]), Buffer.from('"}}')]);
     expect(soleInput(bad)).toBeDefined();
     expect(textOf(bad)).toBeUndefined();
-    for (const c of ['{ "input":1}', '{"input" :1}', '\ufeff{"input":1}', '{"inputs":1}', '[1]', '{"input":1']) expect(textOf(Buffer.from(c))).toBeUndefined();
+    for (const c of ['\ufeff{"input":1}', '{"inputs":1}', '{"input"1}', '{"\\u0069nput":1}', '[1]', '{"input":1', '{"input":}', '{ }']) expect(textOf(Buffer.from(c))).toBeUndefined();
   });
 });
