@@ -6,6 +6,7 @@ import { Registry, collectDefaultMetrics } from 'prom-client';
 import type { App } from './context.js';
 import type { RouteFamily } from './route-table.js';
 import { DurationHistogram } from './duration-histogram.js';
+import { registerEventLoopLag } from './event-loop-lag.js';
 import { label } from './handler.js';
 
 // OPA's default buckets for http_request_duration_seconds.
@@ -17,17 +18,18 @@ export interface HttpMetrics {
 }
 
 /**
- * How often the event loop's lag is sampled for nodejs_eventloop_lag_* (prom-client's default
- * metrics), in ms. Each sample is a timer that wakes the process: at prom-client's default of
- * 10 ms, 100 wake-ups a second cost an idle server ~0.7% of a core per process (three with
- * --workers 2), where OPA idles at next to nothing. At 100 ms a stall longer than that always
- * shows; a shorter one shows when it delays a sample.
+ * prom-client's default metrics sample the event loop's lag every
+ * `eventLoopMonitoringPrecision` ms with a timer of their own; ours (event-loop-lag.ts)
+ * replace those gauges, so theirs is given an interval it never reaches (~24 days).
  */
-export const EVENT_LOOP_LAG_SAMPLE_MS = 100;
+const PROM_CLIENT_LAG_NEVER_MS = 2 ** 31 - 1;
 
 export function createHttpMetrics(registry: Registry, processMetrics: boolean, buckets = DEFAULT_BUCKETS): HttpMetrics {
   const durations = DurationHistogram.in(registry, buckets);
-  if (processMetrics && !registry.getSingleMetric('process_cpu_seconds_total')) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: EVENT_LOOP_LAG_SAMPLE_MS });
+  if (processMetrics && !registry.getSingleMetric('process_cpu_seconds_total')) {
+    collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: PROM_CLIENT_LAG_NEVER_MS });
+    registerEventLoopLag(registry);
+  }
   return { registry, durations };
 }
 

@@ -1,6 +1,6 @@
-// An idle server sleeps. /metrics serves prom-client's process metrics, whose event-loop lag
-// is sampled by a timer: at prom-client's default (every 10 ms) it woke an idle sidecar 100
-// times a second, in every process (~0.7% of a core each; three processes with --workers 2).
+// An idle server sleeps. /metrics serves the event loop's lag, sampled by a timer: at
+// prom-client's default (every 10 ms) it woke an idle sidecar 100 times a second, in every
+// process (~0.7% of a core each; three processes with --workers 2).
 // Counted as each main thread's voluntary context switches (one per sleep in epoll) over two
 // idle seconds, from /proc: Linux only, skipped elsewhere with the reason printed.
 
