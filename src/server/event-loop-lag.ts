@@ -7,7 +7,8 @@
 // records the whole time between two firings, the interval included (prom-client's gauges read
 // ~0.010 s on an idle loop); these report what is beyond the interval, the lag itself, so that
 // a longer interval does not raise them: an idle loop reads ~0, a 300 ms stall ~0.2-0.3 s.
-// A stall shorter than SAMPLE_MS shows only when it delays a firing.
+// A stall shorter than SAMPLE_MS shows only when it delays a firing, and Node's histogram drops
+// the first firing after a reset (each scrape's): a stall just as a scrape ends goes unseen.
 
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks';
 import { Gauge, type Registry } from 'prom-client';
