@@ -6,11 +6,12 @@
 // Why the copy says what the value says: the caller knows the body parsed as a JSON object with
 // one key, and here the body starts with `{"input":` (whitespace allowed around each of its
 // parts), so its text up to the last `}` is that key's value, unless the key came twice
-// (`{"input":A,"input":B}` parses as one key, B, the value the decision saw). A second key "input" is spelled `"input"`, or with a letter escaped,
-// and the escapes of its letters (i n p u t) all start `\u006` or `\u007`; so a body with
-// `nput"`, `\u006` or `\u007` after the first key is not copied (other escapes are: `\"`,
-// `\n`, `\u00e9`...); nor is one with invalid UTF-8 (the parser read it as U+FFFD), so the
-// event stays valid JSON. Those are written from the value.
+// (`{"input":A,"input":B}` parses as one key, B, the value the decision saw). A second key
+// "input" is spelled `"input"`, or with a letter escaped, and the escapes of its letters
+// (i n p u t) all start `\u006` or `\u007`; so a body with `nput"`, `\u006` or `\u007` after
+// the first key is not copied (other escapes are: `\"`, `\n`, `\u00e9`...); nor is one with
+// invalid UTF-8 (the parser read it as U+FFFD), so the event stays valid JSON. Those are
+// written from the value.
 //
 // What differs from the written value is only what JSON does not mean: keys in the client's
 // order (a written value sorts them, as OPA's logs do), the client's whitespace, and escapes and
