@@ -107,7 +107,15 @@ describe.skipIf(!!MISSING)('a fleet through a replica crash and a registry outag
       for (const e of f.events) n.set(e['decision_id'] as string, (n.get(e['decision_id'] as string) ?? 0) + 1);
       return n;
     };
-    await waitFor('every decision of the live replicas at the collector', () => [...mustArrive].every((id) => count().has(id)), 15_000);
+    try {
+      await waitFor('every decision of the live replicas at the collector', () => [...mustArrive].every((id) => count().has(id)), 15_000);
+    } catch (e) {
+      // which decisions never came, who answered them and when (ms after the kill)
+      const seen = count();
+      const missing = ok.filter((a) => mustArrive.has(a.id!) && !seen.has(a.id!));
+      const shown = missing.slice(0, 20).map((a) => `${a.id} by ${a.upstream} sent ${a.t - killedAt} answered ${a.done - killedAt}`);
+      throw new Error(`${(e as Error).message}: ${missing.length} missing of ${mustArrive.size} (kill at ${killedAt}, restart ${restartedAt - killedAt}, registry back ${resumedAt - killedAt}, all converged ${allAt - killedAt}):\n${shown.join('\n')}`);
+    }
     await sleep(2 * REPORTING_MS + 500); // a late duplicate would arrive by now
     const seen = count();
     expect([...seen].filter(([, n]) => n > 1), 'decisions logged twice').toEqual([]);
