@@ -27,9 +27,11 @@ const GAUGES = [
   ['p99', 'The 99th percentile of the recorded event loop lags.', 'average'],
 ] as const;
 
-export const LAG_GAUGE_NAMES: readonly string[] = GAUGES.map(([stat]) => `nodejs_eventloop_lag_${stat}_seconds`);
-
 type Stat = (typeof GAUGES)[number][0];
+
+const gaugeName = (stat: Stat): string => `nodejs_eventloop_lag_${stat}_seconds`;
+
+export const LAG_GAUGE_NAMES: readonly string[] = GAUGES.map(([stat]) => gaugeName(stat));
 
 /** One statistic of the samples since the last reset, in seconds beyond the interval. */
 function statOf(h: IntervalHistogram, stat: Stat): number {
@@ -78,7 +80,7 @@ export function registerEventLoopLag(registry: Registry): void {
     return snapshot;
   };
   for (const [stat, help, aggregator] of GAUGES) {
-    const name = `nodejs_eventloop_lag_${stat}_seconds`;
+    const name = gaugeName(stat);
     registry.removeSingleMetric(name);
     new Gauge({
       name,
