@@ -197,6 +197,4 @@ export interface LoggedDecision extends DecisionEvent {
   input_text?: Buffer;
   /** `input` holds only what the decision read; the whole input is `input_text` (plugins/logs/logged-values.ts). */
   input_partial?: boolean;
-  /** `result` only stands for the result (it is not undefined); its value is `result_json`'s (plugins/logs/logged-values.ts). */
-  result_in_json?: boolean;
 }

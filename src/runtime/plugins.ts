@@ -11,6 +11,7 @@ import type { RegolithEngine } from '../engine/store-engine.js';
 import type { ServerOptions } from '../server/index.js';
 import type { RegoVersion } from '../engine/index.js';
 import type { UploadStatus } from '../plugins/logs/plugin.js';
+import type { WrittenEvent } from '../plugins/logs/event-bytes.js';
 
 export interface RunningPlugins {
   serverOptions: Pick<ServerOptions, 'pluginStatus' | 'status' | 'decisionLogger' | 'decisionLoggerReadsBody' | 'registry' | 'events'>;
@@ -21,6 +22,8 @@ export interface RunningPlugins {
     /** The upload counters and last error of the decision-log plugin running now (none while discovery has logging off). */
     uploadStatus?(): UploadStatus | undefined;
   };
+  /** Logs an event a worker wrote (dropped while decision logging is off). */
+  logWritten(e: WrittenEvent): void;
   /** Stops the plugins, within `graceMs` when given (--shutdown-grace-period). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -51,6 +54,8 @@ export async function startPlugins(o: {
     serverOptions: manager.serverOptions() as RunningPlugins['serverOptions'],
     // With discovery, decision logging may start (or stop) with any configuration: the feed follows it.
     decisionFeed: manager.discovery ? { ...followingFeed(manager), uploadStatus: () => manager.decisionLogs?.uploadStatus() } : manager.decisionLogs,
+    // (the plugin running now: with discovery it may come and go)
+    logWritten: (e) => void manager.decisionLogs?.recordWritten(e),
     stop: (graceMs) => manager.stop(graceMs),
   };
 }

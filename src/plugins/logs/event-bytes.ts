@@ -23,6 +23,38 @@ export class EventWriter {
   decision(d: LoggedDecision, ctx: EventContext, text: EventText): number {
     this.at = 0;
     this.bytes(this.constants.head(text.bundles(ctx.revisions)));
+    this.beforeLabels(d);
+    this.bytes(this.constants.labels(text.labels(ctx.labels)));
+    this.afterLabels(d);
+    return (this.length = this.at);
+  }
+
+  /**
+   * Writes the event of `d` without what the logging process adds (its bundles' revisions
+   * and its labels), in two pieces, buf[0, split) and buf[split, length); returns split. A
+   * worker writes these and the primary puts them together with assemble().
+   */
+  pieces(d: LoggedDecision): number {
+    this.at = 0;
+    this.beforeLabels(d);
+    const split = this.at;
+    this.afterLabels(d);
+    this.length = this.at;
+    return split;
+  }
+
+  /** What decision() writes, from the pieces of src[start, split) and src[split, end) (see pieces()). */
+  assemble(src: Buffer, start: number, split: number, end: number, ctx: EventContext, text: EventText): number {
+    this.at = 0;
+    this.bytes(this.constants.head(text.bundles(ctx.revisions)));
+    this.range(src, start, split);
+    this.bytes(this.constants.labels(text.labels(ctx.labels)));
+    this.range(src, split, end);
+    return (this.length = this.at);
+  }
+
+  /** `"<decision_id>"`, the error and the input: the fields sorted before "labels". */
+  private beforeLabels(d: LoggedDecision): void {
     this.str(d.decision_id);
     if (d.error) {
       this.ascii(',"error":{"code":');
@@ -36,7 +68,10 @@ export class EventWriter {
       if (d.input_text !== undefined) this.bytes(d.input_text);
       else this.value(loggedInput(d)!);
     }
-    this.bytes(this.constants.labels(text.labels(ctx.labels)));
+  }
+
+  /** The fields sorted after "labels", and the closing brace. */
+  private afterLabels(d: LoggedDecision): void {
     if (d.metrics && Object.keys(d.metrics).length) {
       this.ascii(',"metrics":');
       this.value(d.metrics as PlainObject);
@@ -72,7 +107,6 @@ export class EventWriter {
       this.str(d.trace_id);
     }
     this.ascii('}');
-    return (this.length = this.at);
   }
 
   /** The last event as a string (for the console and listeners). */
@@ -99,6 +133,13 @@ export class EventWriter {
     if (n > 64) src.copy(b, at);
     else for (let i = 0; i < n; i++) b[at + i] = src[i]!;
     this.at = at + n;
+  }
+
+  /** The bytes src[start, end) as they are. */
+  private range(src: Buffer, start: number, end: number): void {
+    const n = end - start;
+    src.copy(this.room(n), this.at, start, end);
+    this.at += n;
   }
 
   /** A string known to be ASCII. */
@@ -333,4 +374,19 @@ function sortKeys(keys: string[]): void {
     while (--j >= 0 && compareStrings(keys[j]!, k) > 0);
     keys[j + 1] = k;
   }
+}
+
+/**
+ * An event written elsewhere by EventWriter.pieces (a worker's): its pieces are
+ * buf[start, split) and buf[split, end).
+ */
+export interface WrittenEvent {
+  buf: Buffer;
+  start: number;
+  split: number;
+  end: number;
+  /** It carries nd_builtin_cache (which may have to go, to fit the upload size limit). */
+  ndCache: boolean;
+  /** The revisions the decision names itself (an adapter's data), added to the active ones. */
+  revisions: Record<string, string> | undefined;
 }

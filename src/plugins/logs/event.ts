@@ -9,7 +9,7 @@
 
 import { BigNum, RObject, RSet, compareStrings, newPlainObject, numberText, stringText, toJSONText, type PlainObject, type Value } from '../../value/index.js';
 import type { LoggedDecision } from '../../engine/index.js';
-import { loggedInput, loggedResult } from './logged-values.js';
+import { loggedInput } from './logged-values.js';
 
 export type { LoggedDecision };
 
@@ -56,7 +56,7 @@ export function buildEvent(d: LoggedDecision, ctx: EventContext): PlainObject {
   if (d.path !== undefined) e['path'] = eventPath(d.path);
   if (d.query !== undefined) e['query'] = d.query;
   if (d.input !== undefined) e['input'] = loggedInput(d)!;
-  if (d.result !== undefined) e['result'] = loggedResult(d)!;
+  if (d.result !== undefined) e['result'] = d.result;
   if (d.error) e['error'] = { code: d.error.code, message: d.error.message };
   e['requested_by'] = d.requested_by ?? '';
   e['timestamp'] = d.timestamp ?? new Date().toISOString();

@@ -12,7 +12,7 @@
 // evicted on the request path. An upload compresses what is left and sends the bodies in order.
 
 import pino, { type Logger } from 'pino';
-import { newPlainObject, type PlainObject, type Value } from '../../value/index.js';
+import { newPlainObject, parseJSON, type PlainObject, type Value } from '../../value/index.js';
 import type { DecisionEvent } from '../../engine/index.js';
 import type { Config, DecisionLogsConfig } from '../config/types.js';
 import type { ServiceClient } from '../services/client.js';
@@ -22,7 +22,7 @@ import { EventBuffer } from './buffer.js';
 import { DecisionFeed } from './feed.js';
 import { ChunkEncoder, gzippedAloneSize } from './chunk.js';
 import { buildEvent, encodeDecision, encodeEvent, EventText, type LoggedDecision } from './event.js';
-import { EventWriter } from './event-bytes.js';
+import { EventWriter, type WrittenEvent } from './event-bytes.js';
 import { filterEvent, pathRef, type PolicyEvaluator } from './mask.js';
 
 export interface DecisionLogPluginOptions {
@@ -185,15 +185,8 @@ export class DecisionLogPlugin implements Plugin {
     if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.logFiltered(engine, d);
     const ctx = { labels: this.opts.labels, revisions: this.revisionsFor(d) };
     if (d.nd_builtin_cache === undefined || !this.opts.client) {
-      // The common case: the event's bytes are copied once, into the feed, whose copy the
-      // upload buffer shares; no string is made.
-      const w = this.writer;
-      w.decision(d, ctx, this.eventText);
-      this.counts.logged++;
-      this.feed.pushBytes(w.buf, w.length);
-      if (this.consoleLogger) this.logToConsole(w.toString());
-      if (this.opts.client) this.buffer.pushShared(this.feed.q, this.feed.q.end - 1);
-      if (this.buffer.rawBytes >= this.encoder.uncompressedLimit) this.packAhead();
+      this.writer.decision(d, ctx, this.eventText);
+      this.acceptWritten();
       return undefined;
     }
     let encoded = encodeDecision(d, ctx, this.eventText);
@@ -202,21 +195,60 @@ export class DecisionLogPlugin implements Plugin {
     return undefined;
   }
 
+  /**
+   * record() for an event a worker wrote (EventWriter.pieces): the pieces are put together
+   * with this process's bundles and labels, and logged as record() logs the decision. The
+   * event is decoded only for a drop or mask policy, or to drop an nd_builtin_cache that
+   * makes it too large to upload.
+   */
+  recordWritten(e: WrittenEvent): Promise<void> | undefined {
+    if (!this.buffer.admit()) return undefined;
+    const w = this.writer;
+    w.assemble(e.buf, e.start, e.split, e.end, { labels: this.opts.labels, revisions: this.revisionsFor(e) }, this.eventText);
+    const engine = this.opts.engine;
+    if (engine && (engine.hasRulesAt(this.dropRef) || engine.hasRulesAt(this.maskRef))) return this.filter(engine, writtenEvent(w));
+    // (+2: the brackets of an upload's JSON array around it)
+    if (e.ndCache && this.opts.client && w.length + 2 > this.cfg.reporting.upload_size_limit_bytes) {
+      const encoded = w.toString();
+      this.accept(this.fits(encoded, true) ? encoded : this.fitted(writtenEvent(w)));
+      return undefined;
+    }
+    this.acceptWritten();
+    return undefined;
+  }
+
+  /**
+   * Logs the event in the writer. The common case: its bytes are copied once, into the feed,
+   * whose copy the upload buffer shares; no string is made.
+   */
+  private acceptWritten(): void {
+    const w = this.writer;
+    this.counts.logged++;
+    this.feed.pushBytes(w.buf, w.length);
+    if (this.consoleLogger) this.logToConsole(w.toString());
+    if (this.opts.client) this.buffer.pushShared(this.feed.q, this.feed.q.end - 1);
+    if (this.buffer.rawBytes >= this.encoder.uncompressedLimit) this.packAhead();
+  }
+
   /** The active bundle revisions, plus those the decision names itself (an event adapter's data). */
-  private revisionsFor(d: DecisionEvent): Record<string, string> {
+  private revisionsFor(d: { revisions?: Record<string, string> }): Record<string, string> {
     const active = this.opts.revisions?.() ?? NO_REVISIONS;
     return d.revisions ? { ...active, ...d.revisions } : active;
   }
 
   /** A decision through the drop and mask policies (they take the event object as input). */
-  private async logFiltered(engine: PolicyEvaluator, d: DecisionEvent): Promise<void> {
-    const event = buildEvent(d, { labels: this.opts.labels, revisions: this.revisionsFor(d) });
+  private logFiltered(engine: PolicyEvaluator, d: DecisionEvent): Promise<void> {
+    return this.filter(engine, buildEvent(d, { labels: this.opts.labels, revisions: this.revisionsFor(d) }));
+  }
+
+  /** An event through the drop and mask policies, then logged unless dropped. */
+  private async filter(engine: PolicyEvaluator, event: PlainObject): Promise<void> {
     let filtered: PlainObject | undefined;
     try {
       filtered = await filterEvent(engine, event, this.maskRef, this.dropRef);
     } catch (err) {
       // A broken mask policy must not leak unmasked data: the event is not logged.
-      this.log.error({ err: (err as Error).message, decision_id: d.decision_id }, 'Decision log mask/drop policy failed; event not logged.');
+      this.log.error({ err: (err as Error).message, decision_id: event['decision_id'] }, 'Decision log mask/drop policy failed; event not logged.');
       return;
     }
     if (!filtered) {
@@ -415,4 +447,13 @@ export class DecisionLogPlugin implements Plugin {
     }
     return undefined;
   }
+}
+
+/**
+ * The event in `w` as the object buildEvent makes (what the drop and mask policies take): its
+ * JSON read back. The text is this process's own writing of what a server already accepted, so
+ * no depth limit applies (the event is a level deeper than the input it holds).
+ */
+function writtenEvent(w: EventWriter): PlainObject {
+  return parseJSON(w.toString(), { maxDepth: Number.MAX_SAFE_INTEGER }) as PlainObject;
 }

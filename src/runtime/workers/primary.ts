@@ -18,7 +18,7 @@ import type { RunningPlugins } from '../plugins.js';
 import { ExitError } from '../errors.js';
 import { shutdownWait, type ShutdownPeriods, type ShutdownSignal } from '../shutdown.js';
 import type { ToPrimary } from './protocol.js';
-import { readDecisions } from './decision-wire.js';
+import { readEvents } from './decision-wire.js';
 import { FeedRelay } from './feed-relay.js';
 import { Member } from './member.js';
 import { Replicator } from './replicator.js';
@@ -113,11 +113,9 @@ export async function runPrimary(rt: PrimaryRuntime, n: number, periods: Shutdow
         m.wantsFeed = msg.on;
         feed.update();
         break;
-      case 'decisions': {
-        const logger = rt.plugins.serverOptions.decisionLogger;
-        if (logger) for (const d of readDecisions(msg.batch)) void logger(d);
+      case 'decisions':
+        readEvents(msg.batch, rt.plugins.logWritten);
         break;
-      }
       case 'metrics':
         m.metricsReplied(msg.id, msg.json);
         break;

@@ -1,12 +1,17 @@
 // A worker's batch of logged decisions (decision-batch.ts): when it goes to the primary.
 
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { readDecisions } from '../../../src/runtime/workers/decision-wire.js';
+import { readEvents } from '../../../src/runtime/workers/decision-wire.js';
 import { DecisionBatch } from '../../../src/runtime/workers/decision-batch.js';
 
 describe("a worker's batch of logged decisions", () => {
   afterEach(() => vi.useRealTimers());
-  const ids = (b: Buffer) => readDecisions(b).map((d) => d.decision_id);
+  // (the first piece of each event starts with its id's JSON string)
+  const ids = (b: Buffer): string[] => {
+    const out: string[] = [];
+    readEvents(b, (e) => out.push(JSON.parse(e.buf.toString('utf8', e.start, e.buf.indexOf(0x22, e.start + 1) + 1)) as string));
+    return out;
+  };
 
   it('goes 100 ms after its first decision, in order, or at once when large, or when flushed', () => {
     vi.useFakeTimers();
