@@ -10,8 +10,9 @@
 // bench/profile-top.ts. BENCH_STRACE=<dir>: each round runs under `strace -c -f` (system calls
 // counted per server and round, into <dir>; they slow the servers, so CPU figures of such a run
 // do not count). BENCH_ITEMS=<n> makes each input larger by n records the policy does not read.
+// BENCH_SERVER_CPUS=<list> pins the servers (every thread) to those CPUs.
 import autocannon from 'autocannon';
-import { fork, spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, fork, spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { rbacScenario } from './scenarios/rbac.js';
@@ -64,6 +65,10 @@ for (const [i, spec] of specs.entries()) {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const url: string = await new Promise((r) => child.once('message', (m: any) => r(m.url)));
+  // BENCH_SERVER_CPUS=<list>: the servers pinned to these CPUs (taskset), e.g. apart from the
+  // load generator and collectors, for a run where loopback's receiving side is steered off
+  // the servers' CPU (Receive Packet Steering on lo: see bench/README, "a collector elsewhere")
+  if (process.env.BENCH_SERVER_CPUS) execFileSync('taskset', ['-a', '-p', '-c', process.env.BENCH_SERVER_CPUS, String(child.pid)], { stdio: 'ignore' });
   await fetch(`${url}/v1/policies/rbac`, { method: 'PUT', body: policyText(s.policy) });
   await fetch(`${url}/v1/data`, { method: 'PUT', body: JSON.stringify(s.data) });
   const answer = await (await fetch(`${url}${path}`, { method: 'POST', body: requests[0]!.body })).text();
