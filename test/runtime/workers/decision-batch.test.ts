@@ -13,13 +13,13 @@ describe("a worker's batch of logged decisions", () => {
     return out;
   };
 
-  it('goes 100 ms after its first decision, in order, or at once when large, or when flushed', () => {
+  it('goes 250 ms after its first decision, in order, or at once when large, or when flushed', () => {
     vi.useFakeTimers();
     const sent: string[][] = [];
     const batch = new DecisionBatch((b) => sent.push(ids(b)));
     batch.push({ decision_id: '1' });
     batch.push({ decision_id: '2' });
-    vi.advanceTimersByTime(99);
+    vi.advanceTimersByTime(249);
     expect(sent).toEqual([]);
     vi.advanceTimersByTime(1);
     expect(sent).toEqual([['1', '2']]);
