@@ -6,7 +6,8 @@
 // every thread, from /proc; the main threads' share, and with workers the primary's alone);
 // each round lasts until every collector has every logged event.
 //   npx tsx bench/logs-workers.ts <rate> <seconds> <rounds> <dist/cli/main.js>[:<workers>] ...
-// (workers default 2; 0 runs one process without --workers). BENCH_NODE_ARGS: node flags for
+// (workers default 2; 0 runs one process without --workers). BENCH_THREADS=1 also prints each
+// server's CPU per decision by thread (primary or child, and the thread's name). BENCH_NODE_ARGS: node flags for
 // every server, e.g. "--cpu-prof --cpu-prof-dir=DIR" (NODE_OPTIONS refuses --cpu-prof).
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -16,7 +17,7 @@ import { join } from 'node:path';
 import { rbacScenario } from './scenarios/rbac.js';
 import { countingCollector, type CountingCollector } from './lib/collector.js';
 import { fail, policyText } from './lib/regolith.js';
-import { treeCpu } from './lib/proc.js';
+import { threadCpu, treeCpu } from './lib/proc.js';
 
 const [rateArg, secsArg, roundsArg, ...specs] = process.argv.slice(2);
 const rate = Number(rateArg), secs = Number(secsArg), rounds = Number(roundsArg);
@@ -74,6 +75,7 @@ await delivered();
 const per = new Map<string, number[]>();
 for (let round = 0; round < rounds; round++) {
   const before = servers.map((x) => treeCpu(x.child.pid!));
+  const threadsBefore = servers.map((x) => threadCpu(x.child.pid!));
   const res = await Promise.all(servers.map((x) => load(x, rate, secs)));
   res.forEach((r, i) => {
     if (r.errors || r.non2xx) fail(`${servers[i]!.name}: ${r.errors} errors, ${r.non2xx} non-2xx`);
@@ -82,6 +84,13 @@ for (let round = 0; round < rounds; round++) {
   await new Promise((r) => setTimeout(r, 2500));
   await delivered();
   const after = servers.map((x) => treeCpu(x.child.pid!));
+  if (process.env.BENCH_THREADS) {
+    servers.forEach((x, i) => {
+      const n = res[i]!.requests.total;
+      const parts = [...threadCpu(x.child.pid!)].map(([k, v]) => [k, (v - (threadsBefore[i]!.get(k) ?? 0)) / n] as const).filter(([, v]) => v >= 0.05);
+      console.log(`  ${x.name} threads: ${parts.sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`);
+    });
+  }
   const line = servers.map((x, i) => {
     const n = res[i]!.requests.total;
     const cpu = (after[i]!.user + after[i]!.system - before[i]!.user - before[i]!.system) / n;

@@ -5,7 +5,7 @@
 // helpers do on other cores.
 
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 const TICK_US = 1_000_000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
@@ -47,6 +47,33 @@ export function treeCpu(pid: number): TreeCpu {
       if (p === pid) out.root = (u + s) * TICK_US;
     } catch {
       /* exited */
+    }
+  }
+  return out;
+}
+
+/** CPU so far (µs) of each kind of thread in a process tree, keyed by "primary:" or "child:"
+ *  and the thread's name (`node`'s event loop, `libuv-worker`, V8's `DefaultWorke` helpers),
+ *  threads of one name summed: which helper the extra CPU of a change goes to. */
+export function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of processTree(pid)) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${p}/task`);
+    } catch {
+      continue;
+    }
+    for (const t of tids) {
+      try {
+        const stat = readFileSync(`/proc/${p}/task/${t}/stat`, 'utf8');
+        const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).trim();
+        const [u, s] = times(stat);
+        const key = `${p === pid ? 'primary' : 'child'}:${Number(t) === p ? 'main' : name}`;
+        out.set(key, (out.get(key) ?? 0) + (u + s) * TICK_US);
+      } catch {
+        /* exited */
+      }
     }
   }
   return out;
