@@ -9,9 +9,9 @@
 //     data: each revision is downloaded, compiled and activated),
 //   - an adapter (package_insights against a stand-in of its API) polled every 5 s, its
 //     document changing at every poll.
-// Every 10 s it samples the server's resident memory (/proc, primary and workers summed),
-// its event-loop delay (its own /metrics, prom-client's sampler) and the latency of a
-// /health probe; it prints them every 30 s and, at the end, the slopes after warm-up. It
+// Every 10 s it samples the server's resident memory (/proc: the primary and workers summed,
+// and each process apart with --workers), its event-loop delay (its own /metrics) and the
+// latency of a /health probe; it prints them every 30 s and, at the end, the slopes after warm-up. It
 // then stops the load, waits for the collector to have every decision the server answered,
 // stops the server (SIGTERM) and fails (exit 1) if one event is missing or doubled.
 // Duration: 10m by default; "3m", "90s" or seconds. Not a test: it never gates a run.
@@ -27,6 +27,7 @@ import { writeBundle, type Bundle } from '../src/bundle/index.js';
 import { rbacScenario } from './scenarios/rbac.js';
 import { fail, policyText } from './lib/regolith.js';
 import { machine } from './lib/stats.js';
+import { processTree } from './lib/proc.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
@@ -139,26 +140,18 @@ const insights = createServer(async (req, res) => {
 });
 
 // --- the server's numbers ------------------------------------------------------------------
-function processTree(pid: number): number[] {
-  let kids: number[] = [];
-  try {
-    kids = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-  } catch {
-    /* no children */
-  }
-  return [pid, ...kids];
-}
-
-function rssMB(pid: number): number {
-  let kb = 0;
+/** Resident memory (MB) of each process of the server: the primary first, then its workers
+ *  in pid order (a replaced worker takes its place in that order). */
+function rssByProcess(pid: number): number[] {
+  const out: number[] = [];
   for (const p of processTree(pid)) {
     try {
-      kb += Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0);
+      out.push(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${p}/status`, 'utf8'))?.[1] ?? 0) / 1024);
     } catch {
       /* gone */
     }
   }
-  return kb / 1024;
+  return out;
 }
 
 function metric(text: string, name: string, filter: (labels: string) => boolean = () => true): number {
@@ -173,7 +166,9 @@ function metric(text: string, name: string, filter: (labels: string) => boolean 
 
 interface Sample {
   t: number;
+  /** RSS of the whole tree, and of each process (primary first). */
   rss: number;
+  rssEach: number[];
   /** V8 heap in use (every process), a leak's first sign: RSS also holds what V8 keeps reserved. */
   heap: number;
   lagP99: number;
@@ -189,9 +184,11 @@ async function sample(url: string, pid: number, t0: number): Promise<Sample> {
   await fetch(`${url}/health`).then((r) => r.arrayBuffer());
   const probeMs = performance.now() - p0;
   const text = await (await fetch(`${url}/metrics`)).text();
+  const rssEach = rssByProcess(pid);
   return {
     t: (Date.now() - t0) / 1000,
-    rss: rssMB(pid),
+    rss: rssEach.reduce((a, b) => a + b, 0),
+    rssEach,
     heap: metric(text, 'nodejs_heap_size_used_bytes') / 2 ** 20,
     lagP99: metric(text, 'nodejs_eventloop_lag_p99_seconds') * 1000,
     lagMax: metric(text, 'nodejs_eventloop_lag_max_seconds') * 1000,
@@ -274,7 +271,7 @@ delay = function() return ${DELAY_MS} end
 
 console.log(`soak: ${SECONDS}s at ${RATE} decisions/s (wrk, ${CONNS} connections each waiting ${DELAY_MS} ms), ${WORKERS ? `--workers ${WORKERS}` : 'one process'}; ${machine()}, ${execFileSync('nproc', { encoding: 'utf8' }).trim()} cores, load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 console.log('decision logs to a collector here, a bundle revision every 10 s, an adapter poll every 5 s; samples every 10 s\n');
-console.log('     t   decisions/s   events    RSS MB   heap MB   loop p99 ms   loop max ms   /health ms   load');
+console.log(`     t   decisions/s   events    RSS MB   heap MB   loop p99 ms   loop max ms   /health ms   load${WORKERS ? '   RSS MB primary/workers' : ''}`);
 const t0 = Date.now();
 const wrk = spawn('wrk', ['-t1', '--latency', `-c${CONNS}`, `-d${SECONDS}s`, '--timeout', '10s', '-s', lua, url], { stdio: ['ignore', 'pipe', 'inherit'] });
 let wrkOut = '';
@@ -289,7 +286,7 @@ const sampler = setInterval(() => {
     last = { t: s.t, decisions: s.decisions };
     if (samples.length % 3 === 0)
       console.log(
-        `${s.t.toFixed(0).padStart(6)}   ${rate.toFixed(0).padStart(11)}   ${String(s.events).padStart(7)}   ${s.rss.toFixed(1).padStart(7)}   ${s.heap.toFixed(1).padStart(7)}   ${s.lagP99.toFixed(1).padStart(11)}   ${s.lagMax.toFixed(1).padStart(11)}   ${s.probeMs.toFixed(1).padStart(10)}   ${s.load.toFixed(2)}`,
+        `${s.t.toFixed(0).padStart(6)}   ${rate.toFixed(0).padStart(11)}   ${String(s.events).padStart(7)}   ${s.rss.toFixed(1).padStart(7)}   ${s.heap.toFixed(1).padStart(7)}   ${s.lagP99.toFixed(1).padStart(11)}   ${s.lagMax.toFixed(1).padStart(11)}   ${s.probeMs.toFixed(1).padStart(10)}   ${s.load.toFixed(2)}${WORKERS ? `   ${s.rssEach.map((r) => r.toFixed(0)).join('/')}` : ''}`,
       );
   }, () => undefined);
 }, SAMPLE_MS);
@@ -309,6 +306,17 @@ const stopS = (Date.now() - tStop) / 1000;
 for (const s of [collector, registry, insights]) s.close();
 
 const steady = samples.filter((s) => s.t >= WARMUP_S);
+/** Each process's RSS range and slope after warm-up (by place: the primary, then the workers in
+ *  pid order), so that a climb of the whole tree shows whose it is. */
+function perProcess(xs: Sample[]): string {
+  const n = Math.max(0, ...xs.map((s) => s.rssEach.length));
+  return Array.from({ length: n }, (_, i) => {
+    const ys = xs.filter((s) => s.rssEach[i] !== undefined);
+    const at = (s: Sample): number => s.rssEach[i]!;
+    const range = ys.length ? `${Math.min(...ys.map(at)).toFixed(1)}-${Math.max(...ys.map(at)).toFixed(1)} MB` : '?';
+    return `  ${i === 0 ? 'primary' : `worker ${i}`}: RSS ${range}, slope ${slopePerMin(ys, at).toFixed(2)} MB/min`;
+  }).join('\n');
+}
 const lost = answered - ids.size;
 const wrkReq = /(\d+) requests in/.exec(wrkOut)?.[1];
 const non2xx = /Non-2xx or 3xx responses: (\d+)/.exec(wrkOut)?.[1] ?? '0';
@@ -319,7 +327,7 @@ load: ${wrkReq ?? '?'} requests in ${SECONDS}s (${(answered / SECONDS).toFixed(0
 decision logs: ${answered} decisions answered, ${col.events} events collected in ${col.uploads} uploads, ${ids.size} distinct ids: ${lost} lost, ${col.duplicates} doubled (the last ones arrived ${drainS.toFixed(1)} s after the load)
 bundles: ${revision} revisions published, ${col.revisions.size} seen in decision events; adapter: ${polls} polls
 memory after ${WARMUP_S.toFixed(0)} s of warm-up (${steady.length} samples): RSS ${steady.length ? `${Math.min(...steady.map((s) => s.rss)).toFixed(1)}-${Math.max(...steady.map((s) => s.rss)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.rss).toFixed(2)} MB/min; V8 heap in use ${steady.length ? `${Math.min(...steady.map((s) => s.heap)).toFixed(1)}-${Math.max(...steady.map((s) => s.heap)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.heap).toFixed(2)} MB/min
-event loop after warm-up: p99 ${mean(steady.map((s) => s.lagP99)).toFixed(1)} ms on average (slope ${slopePerMin(steady, (s) => s.lagP99).toFixed(3)} ms/min), /health ${mean(steady.map((s) => s.probeMs)).toFixed(1)} ms (slope ${slopePerMin(steady, (s) => s.probeMs).toFixed(3)} ms/min); machine load ${mean(samples.map((s) => s.load)).toFixed(2)} on average
+${WORKERS ? `${perProcess(steady)}\n` : ''}event loop after warm-up: p99 ${mean(steady.map((s) => s.lagP99)).toFixed(1)} ms on average (slope ${slopePerMin(steady, (s) => s.lagP99).toFixed(3)} ms/min), /health ${mean(steady.map((s) => s.probeMs)).toFixed(1)} ms (slope ${slopePerMin(steady, (s) => s.probeMs).toFixed(3)} ms/min); machine load ${mean(samples.map((s) => s.load)).toFixed(2)} on average
 stop: SIGTERM to exit ${stopS.toFixed(1)} s; server errors logged: ${serverLog.split('\n').filter((l) => l.includes('"level":"error"')).length}`);
 const errors = serverLog.split('\n').filter((l) => l.includes('"level":"error"'));
 if (errors.length) console.log(`first error lines:\n  ${errors.slice(0, 5).join('\n  ')}`);
