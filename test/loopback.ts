@@ -3,6 +3,9 @@
 
 import http from 'node:http';
 import net, { type AddressInfo } from 'node:net';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { newPlainObject, type PlainObject } from '../src/value/index.js';
 import { writeBundle, type Bundle, type SigningConfig } from '../src/bundle/index.js';
@@ -48,8 +51,72 @@ export async function httpServer(handler: Handler, port = 0): Promise<TestHTTPSe
   return state;
 }
 
-/** A loopback port nobody listens on right now (for servers that need their port up front). */
-export function freePort(): Promise<number> {
+/**
+ * A loopback port for a server that needs its port up front (one started in a child process).
+ * Not the kernel's pick for port 0: that comes from its ephemeral range, from which every
+ * outgoing connection of every test process also takes its local port, so in a busy suite
+ * another connection could hold the port by the time the child binds it (seen once in three
+ * runs under stress-ng: demo:workspace found its port taken). These come from below that
+ * range, where no connection takes a port unasked, each reserved machine-wide by a file
+ * created exclusively (parallel test workers and other clones' suites never get the same
+ * one) and checked free by binding it.
+ */
+export async function freePort(): Promise<number> {
+  const range = reservableRange();
+  if (!range) return kernelPort();
+  mkdirSync(PORTS_DIR, { recursive: true });
+  for (let tries = 0; tries < 500; tries++) {
+    const port = range[0] + Math.floor(Math.random() * (range[1] - range[0]));
+    if (!reserve(port)) continue;
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`no free loopback port in ${range[0]}-${range[1] - 1} after 500 tries`);
+}
+
+const PORTS_DIR = join(tmpdir(), 'regolith-test-ports');
+/** A reservation older than this is taken to be a finished test's (no test holds a port longer). */
+const RESERVED_MS = 30 * 60_000;
+
+/** [low, high) below the kernel's ephemeral range, or undefined when that range leaves too little room. */
+function reservableRange(): [number, number] | undefined {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    /* not Linux: its usual default */
+  }
+  const low = Math.max(10_000, ephemeralLow - 12_000);
+  return ephemeralLow - low >= 1000 ? [low, ephemeralLow] : undefined;
+}
+
+/** Creates the port's reservation file; false when another holds a recent one. */
+function reserve(port: number): boolean {
+  const file = join(PORTS_DIR, String(port));
+  try {
+    writeFileSync(file, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  }
+  try {
+    if (Date.now() - statSync(file).mtimeMs < RESERVED_MS) return false;
+    writeFileSync(file, String(process.pid)); // a stale one: take it over (its mtime renewed)
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function bindable(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = net.createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** The kernel's pick, where the machine's ephemeral range leaves no room below it. */
+function kernelPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, ensureBuilt, regolith } from '../helpers.js';
+import { freePort } from '../../loopback.js';
 
 beforeAll(() => ensureBuilt(), 300_000);
 
@@ -45,14 +46,6 @@ function start(args: string[], timeoutMs = 20_000): Promise<Running> {
       reject(new Error(`server exited with ${code}:\n${err}`));
     });
   });
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as AddressInfo).port;
-  await new Promise((r) => srv.close(r));
-  return port;
 }
 
 function within<T>(p: Promise<T>, ms: number, what: string): Promise<T> {

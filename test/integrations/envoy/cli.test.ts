@@ -10,6 +10,7 @@ import * as grpc from '@grpc/grpc-js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, ensureBuilt } from '../../cli/helpers.js';
 import { check, httpRequest } from './helpers.js';
+import { freePort } from '../../loopback.js';
 
 beforeAll(() => ensureBuilt(), 600_000);
 
@@ -25,11 +26,10 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
-const freePort = (): number => 20000 + Math.floor(Math.random() * 20000);
 
 describe('regolith run with plugins.envoy_ext_authz_grpc', () => {
   it("deploy/envoy's configuration and policy: an owner's request allowed, the token removed", async () => {
-    const [http, grpcPort] = [freePort(), freePort()];
+    const [http, grpcPort] = [await freePort(), await freePort()];
     const child = spawn(process.execPath, [BIN, 'run', '--server', '--addr', `127.0.0.1:${http}`, '-c', join(ROOT, 'deploy/envoy/config.yaml'), '--set', `plugins.envoy_ext_authz_grpc.addr=127.0.0.1:${grpcPort}`, join(ROOT, 'deploy/envoy/policy.rego')], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
@@ -52,7 +52,7 @@ describe('regolith run with plugins.envoy_ext_authz_grpc', () => {
     }
   }, 60_000);
 
-  it('without the gRPC packages: stops with the npm install to run', () => {
+  it('without the gRPC packages: stops with the npm install to run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'regolith-nogrpc-'));
     // the built CLI with only its own external dependencies beside it
     cpSync(dirname(dirname(BIN)), join(dir, 'dist'), { recursive: true });
@@ -60,8 +60,8 @@ describe('regolith run with plugins.envoy_ext_authz_grpc', () => {
     mkdirSync(join(dir, 'node_modules', '@opentelemetry'));
     for (const dep of ['re2', 'pino', '@opentelemetry/api']) symlinkSync(join(ROOT, 'node_modules', dep), join(dir, 'node_modules', dep));
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'regolith', version: '0.0.0', type: 'module' }));
-    writeFileSync(join(dir, 'c.yaml'), `plugins:\n  envoy_ext_authz_grpc:\n    addr: 127.0.0.1:${freePort()}\n`);
-    const r = spawnSync(process.execPath, [join(dir, 'dist/cli/main.js'), 'run', '--server', '--addr', `127.0.0.1:${freePort()}`, '-c', join(dir, 'c.yaml')], { encoding: 'utf8', timeout: 30_000 });
+    writeFileSync(join(dir, 'c.yaml'), `plugins:\n  envoy_ext_authz_grpc:\n    addr: 127.0.0.1:${await freePort()}\n`);
+    const r = spawnSync(process.execPath, [join(dir, 'dist/cli/main.js'), 'run', '--server', '--addr', `127.0.0.1:${await freePort()}`, '-c', join(dir, 'c.yaml')], { encoding: 'utf8', timeout: 30_000 });
     expect(r.status).toBe(1);
     expect(r.stderr).toContain('plugins.envoy_ext_authz_grpc needs the gRPC packages, which are not installed: npm install @grpc/grpc-js@1 @grpc/reflection@1');
   }, 60_000);

@@ -5,9 +5,9 @@
 
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort } from '../../loopback.js';
 
 export interface Database {
   name: 'postgresql' | 'mysql' | 'sqlite';
@@ -16,17 +16,6 @@ export interface Database {
   /** Runs a query; the `id` column of every row. */
   ids(sql: string): Promise<number[]>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as { port: number }).port;
-      s.close(() => resolve(port));
-    });
-    s.on('error', reject);
-  });
 }
 
 async function until(what: string, ms: number, ok: () => Promise<boolean>): Promise<void> {
