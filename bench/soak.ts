@@ -11,9 +11,10 @@
 //     document changing at every poll.
 // Every 10 s it samples the server's resident memory (/proc: the primary and workers summed,
 // and each process apart with --workers), its event-loop delay (its own /metrics) and the
-// latency of a /health probe; it prints them every 30 s and, at the end, the slopes after warm-up. It
-// then stops the load, waits for the collector to have every decision the server answered,
-// stops the server (SIGTERM) and fails (exit 1) if one event is missing or doubled.
+// latency of a /health probe; it prints them every 30 s and, at the end, the slopes after
+// warm-up and over the second half. It then stops the load, waits for the collector to have
+// every decision the server answered, stops the server (SIGTERM) and fails (exit 1) if one
+// event is missing or doubled.
 // Duration: 10m by default; "3m", "90s" or seconds. Not a test: it never gates a run.
 
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
@@ -306,6 +307,15 @@ const stopS = (Date.now() - tStop) / 1000;
 for (const s of [collector, registry, insights]) s.close();
 
 const steady = samples.filter((s) => s.t >= WARMUP_S);
+/** The RSS slope over the run's second half: a warm-up longer than the first quarter (the
+ *  workers' RSS steps up at ~6 minutes) shows as a slope after it, not in this one. */
+function secondHalf(xs: Sample[]): string {
+  const late = xs.filter((s) => s.t >= SECONDS / 2);
+  const n = Math.max(0, ...late.map((s) => s.rssEach.length));
+  const slopes = Array.from({ length: n }, (_, i) => slopePerMin(late.filter((s) => s.rssEach[i] !== undefined), (s) => s.rssEach[i]!).toFixed(2));
+  const each = WORKERS && n ? ` (${slopes.join(', ')} MB/min, primary first)` : '';
+  return `memory over the second half (${late.length} samples): RSS slope ${slopePerMin(late, (s) => s.rss).toFixed(2)} MB/min${each}; V8 heap slope ${slopePerMin(late, (s) => s.heap).toFixed(2)} MB/min`;
+}
 /** Each process's RSS range and slope after warm-up (by place: the primary, then the workers in
  *  pid order), so that a climb of the whole tree shows whose it is. */
 function perProcess(xs: Sample[]): string {
@@ -327,7 +337,8 @@ load: ${wrkReq ?? '?'} requests in ${SECONDS}s (${(answered / SECONDS).toFixed(0
 decision logs: ${answered} decisions answered, ${col.events} events collected in ${col.uploads} uploads, ${ids.size} distinct ids: ${lost} lost, ${col.duplicates} doubled (the last ones arrived ${drainS.toFixed(1)} s after the load)
 bundles: ${revision} revisions published, ${col.revisions.size} seen in decision events; adapter: ${polls} polls
 memory after ${WARMUP_S.toFixed(0)} s of warm-up (${steady.length} samples): RSS ${steady.length ? `${Math.min(...steady.map((s) => s.rss)).toFixed(1)}-${Math.max(...steady.map((s) => s.rss)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.rss).toFixed(2)} MB/min; V8 heap in use ${steady.length ? `${Math.min(...steady.map((s) => s.heap)).toFixed(1)}-${Math.max(...steady.map((s) => s.heap)).toFixed(1)} MB` : '?'}, slope ${slopePerMin(steady, (s) => s.heap).toFixed(2)} MB/min
-${WORKERS ? `${perProcess(steady)}\n` : ''}event loop after warm-up: p99 ${mean(steady.map((s) => s.lagP99)).toFixed(1)} ms on average (slope ${slopePerMin(steady, (s) => s.lagP99).toFixed(3)} ms/min), /health ${mean(steady.map((s) => s.probeMs)).toFixed(1)} ms (slope ${slopePerMin(steady, (s) => s.probeMs).toFixed(3)} ms/min); machine load ${mean(samples.map((s) => s.load)).toFixed(2)} on average
+${WORKERS ? `${perProcess(steady)}\n` : ''}${secondHalf(samples)}
+event loop after warm-up: p99 ${mean(steady.map((s) => s.lagP99)).toFixed(1)} ms on average (slope ${slopePerMin(steady, (s) => s.lagP99).toFixed(3)} ms/min), /health ${mean(steady.map((s) => s.probeMs)).toFixed(1)} ms (slope ${slopePerMin(steady, (s) => s.probeMs).toFixed(3)} ms/min); machine load ${mean(samples.map((s) => s.load)).toFixed(2)} on average
 stop: SIGTERM to exit ${stopS.toFixed(1)} s; server errors logged: ${serverLog.split('\n').filter((l) => l.includes('"level":"error"')).length}`);
 const errors = serverLog.split('\n').filter((l) => l.includes('"level":"error"'));
 if (errors.length) console.log(`first error lines:\n  ${errors.slice(0, 5).join('\n  ')}`);
