@@ -7,8 +7,9 @@
 // each round lasts until every collector has every logged event.
 //   npx tsx bench/logs-workers.ts <rate> <seconds> <rounds> <dist/cli/main.js>[:<workers>] ...
 // (workers default 2; 0 runs one process without --workers). BENCH_THREADS=1 also prints each
-// server's CPU per decision by thread (primary or child, and the thread's name). BENCH_NODE_ARGS: node flags for
-// every server, e.g. "--cpu-prof --cpu-prof-dir=DIR" (NODE_OPTIONS refuses --cpu-prof).
+// server's CPU per decision by thread (primary or child, and the thread's name).
+// BENCH_NODE_ARGS: node flags for every server, e.g. "--cpu-prof --cpu-prof-dir=DIR"
+// (NODE_OPTIONS refuses --cpu-prof).
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -307,22 +307,24 @@ const stopS = (Date.now() - tStop) / 1000;
 for (const s of [collector, registry, insights]) s.close();
 
 const steady = samples.filter((s) => s.t >= WARMUP_S);
+/** Per process (by place: the primary, then the workers in pid order), the samples that have
+ *  it and how to read its RSS from one. */
+function eachProcess(xs: Sample[]): { ys: Sample[]; at: (s: Sample) => number }[] {
+  const n = Math.max(0, ...xs.map((s) => s.rssEach.length));
+  return Array.from({ length: n }, (_, i) => ({ ys: xs.filter((s) => s.rssEach[i] !== undefined), at: (s: Sample) => s.rssEach[i]! }));
+}
 /** The RSS slope over the run's second half: a warm-up longer than the first quarter (the
  *  workers' RSS steps up at ~6 minutes) shows as a slope after it, not in this one. */
 function secondHalf(xs: Sample[]): string {
   const late = xs.filter((s) => s.t >= SECONDS / 2);
-  const n = Math.max(0, ...late.map((s) => s.rssEach.length));
-  const slopes = Array.from({ length: n }, (_, i) => slopePerMin(late.filter((s) => s.rssEach[i] !== undefined), (s) => s.rssEach[i]!).toFixed(2));
-  const each = WORKERS && n ? ` (${slopes.join(', ')} MB/min, primary first)` : '';
+  const slopes = eachProcess(late).map(({ ys, at }) => slopePerMin(ys, at).toFixed(2));
+  const each = WORKERS && slopes.length ? ` (${slopes.join(', ')} MB/min, primary first)` : '';
   return `memory over the second half (${late.length} samples): RSS slope ${slopePerMin(late, (s) => s.rss).toFixed(2)} MB/min${each}; V8 heap slope ${slopePerMin(late, (s) => s.heap).toFixed(2)} MB/min`;
 }
 /** Each process's RSS range and slope after warm-up (by place: the primary, then the workers in
  *  pid order), so that a climb of the whole tree shows whose it is. */
 function perProcess(xs: Sample[]): string {
-  const n = Math.max(0, ...xs.map((s) => s.rssEach.length));
-  return Array.from({ length: n }, (_, i) => {
-    const ys = xs.filter((s) => s.rssEach[i] !== undefined);
-    const at = (s: Sample): number => s.rssEach[i]!;
+  return eachProcess(xs).map(({ ys, at }, i) => {
     const range = ys.length ? `${Math.min(...ys.map(at)).toFixed(1)}-${Math.max(...ys.map(at)).toFixed(1)} MB` : '?';
     return `  ${i === 0 ? 'primary' : `worker ${i}`}: RSS ${range}, slope ${slopePerMin(ys, at).toFixed(2)} MB/min`;
   }).join('\n');

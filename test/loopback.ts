@@ -78,7 +78,7 @@ const PORTS_DIR = join(tmpdir(), 'regolith-test-ports');
 const RESERVED_MS = 30 * 60_000;
 
 /** [low, high) below the kernel's ephemeral range, or undefined when that range leaves too little room. */
-function reservableRange(): [number, number] | undefined {
+export function reservableRange(): [number, number] | undefined {
   let ephemeralLow = 32768;
   try {
     ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);

@@ -53,8 +53,8 @@ export function treeCpu(pid: number): TreeCpu {
 }
 
 /** CPU so far (µs) of each kind of thread in a process tree, keyed by "primary:" or "child:"
- *  and the thread's name (`node`'s event loop, `libuv-worker`, V8's `DefaultWorke` helpers),
- *  threads of one name summed: which helper the extra CPU of a change goes to. */
+ *  and "main" (the event loop) or the thread's name, threads of one name summed: where the
+ *  extra CPU of a change goes. (Node 20 names every helper thread, V8's and libuv's, `node`.) */
 export function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   for (const p of processTree(pid)) {

@@ -26,7 +26,6 @@ async function waitFor(url: string): Promise<void> {
   throw new Error(`${url} never answered`);
 }
 
-
 describe('regolith run with plugins.envoy_ext_authz_grpc', () => {
   it("deploy/envoy's configuration and policy: an owner's request allowed, the token removed", async () => {
     const [http, grpcPort] = [await freePort(), await freePort()];
